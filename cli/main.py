@@ -1,0 +1,30 @@
+"""Entry point of the `asv` command: one subcommand per module in cli/, registered below."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> module in cli/ that defines add_arguments(parser) and run(args) -> int
+COMMANDS = {
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="asv", description="Peer-to-peer Amazing Space Venture")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(f"cli.{module_name}")
+        p = sub.add_parser(name, help=module.__doc__.strip().splitlines()[0] if module.__doc__ else None)
+        module.add_arguments(p)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args._module.run(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
