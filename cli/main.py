@@ -7,6 +7,7 @@ import sys
 
 # name -> module in cli/ that defines add_arguments(parser) and run(args) -> int
 COMMANDS = {
+    "catalog": "cmd_catalog",
 }
 
 
