@@ -8,6 +8,7 @@ import sys
 # name -> module in cli/ that defines add_arguments(parser) and run(args) -> int
 COMMANDS = {
     "catalog": "cmd_catalog",
+    "keygen": "cmd_keygen",
 }
 
 

@@ -1,0 +1,33 @@
+"""Create your identity key pair (Ed25519) and print its fingerprint.
+
+The key file is written with mode 0600 to --out, or to $ASV_HOME/identity.key, or to
+~/.config/asv/identity.key (SPEC §20.3). An existing key is never replaced without --force.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from protocol.identity import (
+    MAX_NAME_LEN, Identity, KeyFileError, default_key_path, load_identity, save_identity,
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="PATH", help="where to write the key file "
+                        "(default: $ASV_HOME/identity.key or ~/.config/asv/identity.key)")
+    parser.add_argument("--name", default="", help=f"display name stored with the key (max {MAX_NAME_LEN} chars)")
+    parser.add_argument("--force", action="store_true", help="replace an existing key file")
+
+
+def run(args: argparse.Namespace) -> int:
+    path = args.out or default_key_path()
+    try:
+        saved = save_identity(Identity.generate(args.name), path, force=args.force)
+    except KeyFileError as exc:
+        print(f"asv keygen: {exc}", file=sys.stderr)
+        return 1
+    identity = load_identity(saved)  # read back: proves the file is usable
+    print(f"fingerprint: {identity.fingerprint}")
+    print(f"key file:    {saved}")
+    return 0

@@ -1,0 +1,139 @@
+"""Typed errors of the protocol layer (SPEC §20-§23).
+
+Every error the protocol raises derives from ProtocolError, so a caller can catch the
+whole family; each subclass names one reason and carries the facts needed to report it
+(byte offset, record index, event height, author).
+"""
+from __future__ import annotations
+
+
+class ProtocolError(Exception):
+    """Base of every protocol-layer error."""
+
+
+# --- SPEC §21 codec -------------------------------------------------------------------
+
+class CodecError(ProtocolError, ValueError):
+    """Bytes are not one canonical, bounded encoding (or a value cannot be encoded)."""
+
+    def __init__(self, reason: str, offset: int | None = None) -> None:
+        self.reason = reason
+        self.offset = offset
+        where = f" at offset {offset}" if offset is not None else ""
+        super().__init__(f"codec: {reason}{where}")
+
+
+# --- SPEC §20 identities ---------------------------------------------------------------
+
+class BadSignature(ProtocolError):
+    """An Ed25519 signature does not verify for the given public key and message."""
+
+
+class KeyFileError(ProtocolError):
+    """A key file is missing, malformed, or has unsafe permissions."""
+
+
+# --- SPEC §22 events and chains --------------------------------------------------------
+
+def _short_author(author: bytes | None) -> str:
+    if author is None:
+        return "?"
+    from protocol.identity import fingerprint  # local import: identity imports this module
+    try:
+        return fingerprint(author)
+    except ValueError:
+        return author.hex()
+
+
+class EventError(ProtocolError):
+    """An event is unacceptable. Names the height (seq), the author and the reason."""
+
+    def __init__(self, reason: str, *, seq: int | None = None, author: bytes | None = None) -> None:
+        self.reason = reason
+        self.seq = seq
+        self.author = author
+        seq_s = "?" if seq is None else str(seq)
+        super().__init__(f"{type(self).__name__} at seq {seq_s} by {_short_author(author)}: {reason}")
+
+
+class MalformedEvent(EventError):
+    """The wire bytes are not a well-formed event (codec, fields, types, sizes)."""
+
+
+class ForgedSignature(EventError, BadSignature):
+    """The event's signature does not verify against its stated author."""
+
+
+class WrongGame(EventError):
+    """The event belongs to another game id."""
+
+
+class WrongAuthor(EventError):
+    """The author is not allowed to write at this height."""
+
+
+class BrokenChain(EventError):
+    """`prev` is not the hash of the event at the previous height."""
+
+
+class OutOfOrder(EventError):
+    """The event's seq is not the chain's next height."""
+
+
+class ReplayedEvent(OutOfOrder):
+    """The exact event is already in the chain at its height (harmless duplicate)."""
+
+
+class Equivocation(EventError):
+    """Its author signed two different events for one (game, seq). Carries `.proof`."""
+
+    def __init__(self, reason: str, *, seq: int, author: bytes, proof: object) -> None:
+        super().__init__(reason, seq=seq, author=author)
+        self.proof = proof
+
+
+class InvalidProof(ProtocolError):
+    """An equivocation proof does not prove what it claims."""
+
+
+# --- SPEC §23 log files ----------------------------------------------------------------
+
+class LogError(ProtocolError):
+    """A log or secrets file is damaged. `offset` is the byte offset of the problem,
+    `record_index` the 0-based index of the record that could not be read (equal to the
+    number of valid records before it)."""
+
+    def __init__(self, reason: str, *, path: str | None = None, offset: int | None = None,
+                 record_index: int | None = None) -> None:
+        self.reason = reason
+        self.path = path
+        self.offset = offset
+        self.record_index = record_index
+        parts = [type(self).__name__]
+        if path is not None:
+            parts.append(f"in {path}")
+        if offset is not None:
+            parts.append(f"at offset {offset}")
+        if record_index is not None:
+            parts.append(f"(record {record_index})")
+        super().__init__(" ".join(parts) + f": {reason}")
+
+
+class BadHeader(LogError):
+    """The file header (magic, version, game id, header CRC) is invalid."""
+
+
+class TornRecord(LogError):
+    """The final record is cut short (an interrupted append). Earlier records are intact."""
+
+
+class TrailingGarbage(LogError):
+    """Bytes at `offset` do not start a valid record header; nothing after can be framed."""
+
+
+class CorruptRecord(LogError):
+    """A record is framed correctly but its body CRC does not match (media error or tampering)."""
+
+
+class UnsafePermissions(LogError, KeyFileError):
+    """A private file (key or secrets) is readable or writable by group or others."""
