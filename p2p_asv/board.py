@@ -173,6 +173,7 @@ class Board:
             return None  # a sun side matches anything
         if sq in controlled:
             return f"{where} is controlled by an unfinished sun: only a sun tile may go there"
+        bad = []
         for d in range(4):
             n = neighbour(sq, d)
             other = self._tiles.get(n)
@@ -181,9 +182,9 @@ class Board:
             mine = tile.side(d, rotation)
             theirs = other.tile.side(opposite(d), other.rotation)
             if mine != theirs:
-                return (f"{_side_name(d)} side shows {mine} but tile {other.tile.id} on "
-                        f"{square_name(n)} shows {theirs} on its {_side_name(opposite(d))} side")
-        return None
+                bad.append(f"{_side_name(d)} side shows {mine} but tile {other.tile.id} on "
+                           f"{square_name(n)} shows {theirs} on its {_side_name(opposite(d))} side")
+        return "; ".join(bad) if bad else None
 
     def legal_placements(self, tile: Tile) -> list[tuple[Square, int]]:
         """Every legal (square, rotation), sorted by row, column, rotation. Only frontier
