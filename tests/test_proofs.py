@@ -1,0 +1,114 @@
+"""Schnorr and Chaum-Pedersen proofs: known answers and forgeries (SPEC §25.2)."""
+
+import pytest
+
+from protocol import group as g
+from protocol import proofs as pf
+
+X = g.scalar_from_int(0x1234567)
+K = g.scalar_from_int(0x7654321)
+C1 = g.hash_to_point(b"test-domain", b"C1")
+CTX = b"ctx"
+
+
+def flip(data: bytes, i: int = 0) -> bytes:
+    return data[:i] + bytes([data[i] ^ 1]) + data[i + 1 :]
+
+
+def test_schnorr_known_answer():
+    y = g.base_mul(X)
+    assert y.hex() == "93c9449be4e3975f799a691f11d3bdab8ac6348ba2afbdfb9310fdb6b32ebdd7"
+    proof = pf.prove_dlog(X, CTX, nonce=K)
+    assert proof.to_bytes().hex() == (
+        "64f104867cc053ad1d687301391b2f71b23d732cb74ede0049baa0887f17ae01"
+        "59e0e004b0d1b9e1862aad53eed4a80d8615d313ad91e0be4e9ddc0bd722590f"
+    )
+    # the response is k + c·x mod L
+    c = g.scalar_to_int(proof.challenge)
+    assert g.scalar_to_int(proof.response) == (0x7654321 + c * 0x1234567) % g.L
+    pf.verify_dlog(y, proof, CTX)
+    assert pf.Proof.from_bytes(proof.to_bytes()) == proof
+
+
+def test_schnorr_random_nonce_verifies():
+    y = g.base_mul(X)
+    p1, p2 = pf.prove_dlog(X, CTX), pf.prove_dlog(X, CTX)
+    assert p1 != p2
+    pf.verify_dlog(y, p1, CTX)
+    pf.verify_dlog(y, p2, CTX)
+
+
+def test_schnorr_rejects_forgeries():
+    y = g.base_mul(X)
+    proof = pf.prove_dlog(X, CTX, nonce=K)
+    with pytest.raises(pf.InvalidProof, match="challenge does not match"):
+        pf.verify_dlog(y, proof, b"other ctx")
+    with pytest.raises(pf.InvalidProof, match="challenge does not match"):
+        pf.verify_dlog(g.base_mul(g.scalar_from_int(5)), proof, CTX)
+    with pytest.raises(pf.InvalidProof):
+        pf.verify_dlog(y, pf.Proof(flip(proof.challenge), proof.response), CTX)
+    with pytest.raises(pf.InvalidProof):
+        pf.verify_dlog(y, pf.Proof(proof.challenge, flip(proof.response)), CTX)
+    with pytest.raises(pf.InvalidProof, match="public key: identity"):
+        pf.verify_dlog(g.IDENTITY, proof, CTX)
+    with pytest.raises(pf.InvalidProof, match="bad scalar"):
+        pf.verify_dlog(y, pf.Proof(proof.challenge, g.L.to_bytes(32, "little")), CTX)
+    with pytest.raises(pf.InvalidProof, match="zero"):
+        pf.verify_dlog(y, pf.Proof(bytes(32), proof.response), CTX)
+    with pytest.raises(pf.InvalidProof, match="64 bytes"):
+        pf.Proof.from_bytes(proof.to_bytes()[:63])
+
+
+def test_schnorr_response_malleation_by_L_rejected():
+    # s + L encodes the same residue; non-canonical scalars must not give a second proof.
+    y = g.base_mul(X)
+    proof = pf.prove_dlog(X, CTX, nonce=K)
+    bumped = g.scalar_to_int(proof.response) + g.L  # < 2**254, fits in 32 bytes
+    with pytest.raises(pf.InvalidProof, match="non-canonical"):
+        pf.verify_dlog(y, pf.Proof(proof.challenge, bumped.to_bytes(32, "little")), CTX)
+
+
+def test_chaum_pedersen_known_answer():
+    y = g.base_mul(X)
+    d = g.mul(X, C1)
+    assert d.hex() == "e747d58e8a4512e0008a288f2380b7966a07b3a4240d8484541cad602ffe3693"
+    proof = pf.prove_equal_dlog(X, C1, CTX, nonce=K)
+    assert proof.to_bytes().hex() == (
+        "b28ee7c7ad83c7f73d11071436aefd30e62efedff454fee3f878b6fd9f358500"
+        "d2cde51155f076a165464c60967fb1db7ad491f1d4cc94dab1ebf0c52c19ea01"
+    )
+    pf.verify_equal_dlog(y, C1, d, proof, CTX)
+    # passing precomputed public/share gives the same proof
+    assert pf.prove_equal_dlog(X, C1, CTX, public=y, share=d, nonce=K) == proof
+
+
+def test_chaum_pedersen_rejects_forgeries():
+    y = g.base_mul(X)
+    d = g.mul(X, C1)
+    proof = pf.prove_equal_dlog(X, C1, CTX)
+    other = g.scalar_from_int(99)
+    with pytest.raises(pf.InvalidProof, match="challenge does not match"):
+        pf.verify_equal_dlog(y, C1, d, proof, b"ctx2")
+    # a share made with a different secret (wrong decryption share)
+    with pytest.raises(pf.InvalidProof):
+        pf.verify_equal_dlog(y, C1, g.mul(other, C1), proof, CTX)
+    # an honest proof for a different secret does not pass for this key
+    with pytest.raises(pf.InvalidProof):
+        pf.verify_equal_dlog(y, C1, g.mul(other, C1), pf.prove_equal_dlog(other, C1, CTX), CTX)
+    with pytest.raises(pf.InvalidProof):
+        pf.verify_equal_dlog(y, g.G, d, proof, CTX)
+    with pytest.raises(pf.InvalidProof):
+        pf.verify_equal_dlog(y, C1, d, pf.Proof(flip(proof.challenge, 5), proof.response), CTX)
+    with pytest.raises(pf.InvalidProof):
+        pf.verify_equal_dlog(y, C1, d, pf.Proof(proof.challenge, flip(proof.response, 5)), CTX)
+    with pytest.raises(pf.InvalidProof, match="share: identity"):
+        pf.verify_equal_dlog(y, C1, g.IDENTITY, proof, CTX)
+    with pytest.raises(pf.InvalidProof, match="share"):
+        pf.verify_equal_dlog(y, C1, ((2**255 - 19) - 1).to_bytes(32, "little"), proof, CTX)
+    with pytest.raises(pf.InvalidProof, match="rejected"):  # small-order base
+        pf.verify_equal_dlog(y, bytes(32), d, proof, CTX)
+
+
+def test_proof_kinds_are_domain_separated():
+    # A Schnorr proof is never a Chaum-Pedersen proof, even with the same nonce and context.
+    assert pf.prove_dlog(X, CTX, nonce=K).challenge != pf.prove_equal_dlog(X, g.G, CTX, nonce=K).challenge
