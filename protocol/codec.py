@@ -282,6 +282,8 @@ class _Decoder:
         prev_key: bytes | None = None
         for _ in range(n):
             key_start = self.pos
+            if key_start >= len(self.data):
+                raise CodecError("truncated map: ran out of bytes", key_start)
             b = self.data[key_start]
             if not (0xA0 <= b <= 0xBF or 0xD9 <= b <= 0xDB):
                 raise CodecError("map key is not a str", key_start)
