@@ -1,0 +1,354 @@
+"""Actions as small immutable values with a text notation that round-trips (SPEC §11).
+
+Cards and tiles are named by handle: `#12`, or `#12:fighter-ship` when the action reveals
+what the handle is (a played card). Squares are `D-4`; a feature on a square is `D-4/1`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import MalformedAction
+from .geometry import Square, parse_square, square_name
+
+DECKS = ("refuel", "port")
+
+
+def slug(name: str) -> str:
+    """Card or tile name to a notation token: lower case, runs of other characters to '-'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")
+
+
+@dataclass(frozen=True, order=True)
+class DrawTile:
+    pile: int                                  # 0-based; notation is 1-based
+
+    def text(self) -> str:
+        return f"draw-tile {self.pile + 1}"
+
+
+@dataclass(frozen=True, order=True)
+class PlaceTile:
+    tile: int
+    square: Square
+    rotation: int
+
+    def text(self) -> str:
+        return f"place #{self.tile} {square_name(self.square)} r{self.rotation}"
+
+
+@dataclass(frozen=True, order=True)
+class ScrapTile:
+    tile: int
+
+    def text(self) -> str:
+        return f"scrap #{self.tile}"
+
+
+@dataclass(frozen=True, order=True)
+class NewShip:
+    card: int
+    name: str
+    square: Square
+
+    def text(self) -> str:
+        return f"ship #{self.card}:{slug(self.name)} {square_name(self.square)}"
+
+
+@dataclass(frozen=True, order=True)
+class Upgrade:
+    ship: int
+    card: int
+    name: str
+
+    def text(self) -> str:
+        return f"upgrade s{self.ship} #{self.card}:{slug(self.name)}"
+
+
+@dataclass(frozen=True, order=True)
+class AttachExtra:
+    ship: int
+    card: int
+    name: str
+
+    def text(self) -> str:
+        return f"extra s{self.ship} #{self.card}:{slug(self.name)}"
+
+
+@dataclass(frozen=True, order=True)
+class PlaceProbe:
+    square: Square
+    part: int
+
+    def text(self) -> str:
+        return f"probe {square_name(self.square)}/{self.part}"
+
+
+@dataclass(frozen=True, order=True)
+class PlaceStation:
+    square: Square
+
+    def text(self) -> str:
+        return f"station {square_name(self.square)}"
+
+
+@dataclass(frozen=True, order=True)
+class PlacePirate:
+    square: Square
+    segment: int
+
+    def text(self) -> str:
+        return f"pirate {square_name(self.square)}/{self.segment}"
+
+
+@dataclass(frozen=True, order=True)
+class ScoreStation:
+    square: Square
+
+    def text(self) -> str:
+        return f"score-station {square_name(self.square)}"
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    ship: int
+    square: Square
+
+    def text(self) -> str:
+        return f"move s{self.ship} {square_name(self.square)}"
+
+
+@dataclass(frozen=True, order=True)
+class Discover:
+    card: int
+    name: str
+    planet: int                                # which planet of the tile (0 unless it has two)
+
+    def text(self) -> str:
+        return f"discover #{self.card}:{slug(self.name)} {self.planet}"
+
+
+@dataclass(frozen=True, order=True)
+class PlayEnvironment:
+    card: int
+    name: str
+
+    def text(self) -> str:
+        return f"env #{self.card}:{slug(self.name)}"
+
+
+@dataclass(frozen=True, order=True)
+class PlayLifeForms:
+    cards: tuple[tuple[int, str], ...]         # several only for Plasma Spores (SPEC §8.1)
+
+    def text(self) -> str:
+        return "life " + " ".join(f"#{c}:{slug(n)}" for c, n in self.cards)
+
+
+@dataclass(frozen=True, order=True)
+class PlayExplorer:
+    card: int
+    name: str
+
+    def text(self) -> str:
+        return f"explorer #{self.card}:{slug(self.name)}"
+
+
+@dataclass(frozen=True, order=True)
+class Pass:
+    def text(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, order=True)
+class Discard:
+    cards: tuple[int, ...]
+
+    def text(self) -> str:
+        return "discard " + " ".join(f"#{c}" for c in self.cards)
+
+
+@dataclass(frozen=True, order=True)
+class DrawCard:
+    deck: str                                  # "refuel" or "port"
+
+    def text(self) -> str:
+        return f"draw {self.deck}"
+
+
+@dataclass(frozen=True, order=True)
+class Next:
+    """End the current phase (from phase 5: end the turn)."""
+    def text(self) -> str:
+        return "next"
+
+
+# -- chance outcomes (SPEC §10.2), written by the dealer or the protocol ---------------------
+@dataclass(frozen=True, order=True)
+class ChanceShuffle:
+    deck: str
+
+    def text(self) -> str:
+        return f"chance shuffle {self.deck}"
+
+
+@dataclass(frozen=True, order=True)
+class ChanceReveal:
+    cards: tuple[tuple[int, str], ...]         # (handle, identity) made public
+
+    def text(self) -> str:
+        return "chance reveal " + " ".join(f"#{h}:{slug(n)}" for h, n in self.cards)
+
+
+@dataclass(frozen=True, order=True)
+class ChanceDeal:
+    seat: int
+    cards: tuple[int, ...]                     # handles whose identity reached `seat` alone
+
+    def text(self) -> str:
+        return f"chance deal {self.seat} " + " ".join(f"#{h}" for h in self.cards)
+
+
+CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
+Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
+          | PlaceStation | PlacePirate | ScoreStation | Move | Discover | PlayEnvironment
+          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Next | ChanceShuffle
+          | ChanceReveal | ChanceDeal)
+
+
+def sort_key(action) -> str:
+    return action.text()
+
+
+# -- parsing ----------------------------------------------------------------------------------
+def _handle(token: str) -> int:
+    m = re.fullmatch(r"#(\d+)", token)
+    if not m:
+        raise MalformedAction(f"expected a handle like #12, got {token!r}")
+    return int(m.group(1))
+
+
+def _named(token: str, resolve) -> tuple[int, str]:
+    m = re.fullmatch(r"#(\d+):([a-z0-9-]+)", token)
+    if not m:
+        raise MalformedAction(f"expected a named handle like #12:water, got {token!r}")
+    return int(m.group(1)), resolve(m.group(2))
+
+
+def _square(token: str) -> Square:
+    try:
+        return parse_square(token)
+    except ValueError as exc:
+        raise MalformedAction(str(exc)) from None
+
+
+def _feature(token: str) -> tuple[Square, int]:
+    sq, sep, idx = token.partition("/")
+    if not sep or not idx.isdigit():
+        raise MalformedAction(f"expected a square and a part like D-4/0, got {token!r}")
+    return _square(sq), int(idx)
+
+
+def _ship(token: str) -> int:
+    m = re.fullmatch(r"s(\d+)", token)
+    if not m:
+        raise MalformedAction(f"expected a ship like s1, got {token!r}")
+    return int(m.group(1))
+
+
+def _int(token: str) -> int:
+    if not token.isdigit():
+        raise MalformedAction(f"expected a number, got {token!r}")
+    return int(token)
+
+
+def _expect(args: list[str], n: int, verb: str) -> None:
+    if len(args) != n:
+        raise MalformedAction(f"{verb!r} takes {n} argument(s), got {len(args)}")
+
+
+def parse(text: str, resolve_name=None):
+    """Parse notation back into an action. `resolve_name(slug) -> name` maps a slug to the
+    card or tile name (the engine passes its catalogue); without it slugs stay as they are."""
+    resolve = resolve_name or (lambda s: s)
+    words = text.split()
+    if not words:
+        raise MalformedAction("empty action")
+    verb, args = words[0], words[1:]
+    try:
+        if verb == "draw-tile":
+            _expect(args, 1, verb)
+            pile = _int(args[0]) - 1
+            if pile < 0:
+                raise MalformedAction("piles are numbered from 1")
+            return DrawTile(pile)
+        if verb == "place":
+            _expect(args, 3, verb)
+            if not re.fullmatch(r"r[0-3]", args[2]):
+                raise MalformedAction(f"rotation must be r0..r3, got {args[2]!r}")
+            return PlaceTile(_handle(args[0]), _square(args[1]), int(args[2][1]))
+        if verb == "scrap":
+            _expect(args, 1, verb)
+            return ScrapTile(_handle(args[0]))
+        if verb == "ship":
+            _expect(args, 2, verb)
+            return NewShip(*_named(args[0], resolve), _square(args[1]))
+        if verb in ("upgrade", "extra"):
+            _expect(args, 2, verb)
+            cls = Upgrade if verb == "upgrade" else AttachExtra
+            return cls(_ship(args[0]), *_named(args[1], resolve))
+        if verb == "probe":
+            _expect(args, 1, verb)
+            return PlaceProbe(*_feature(args[0]))
+        if verb == "station":
+            _expect(args, 1, verb)
+            return PlaceStation(_square(args[0]))
+        if verb == "pirate":
+            _expect(args, 1, verb)
+            return PlacePirate(*_feature(args[0]))
+        if verb == "score-station":
+            _expect(args, 1, verb)
+            return ScoreStation(_square(args[0]))
+        if verb == "move":
+            _expect(args, 2, verb)
+            return Move(_ship(args[0]), _square(args[1]))
+        if verb == "discover":
+            _expect(args, 2, verb)
+            return Discover(*_named(args[0], resolve), _int(args[1]))
+        if verb == "env":
+            _expect(args, 1, verb)
+            return PlayEnvironment(*_named(args[0], resolve))
+        if verb == "life":
+            if not args:
+                raise MalformedAction("'life' needs at least one card")
+            return PlayLifeForms(tuple(_named(a, resolve) for a in args))
+        if verb == "explorer":
+            _expect(args, 1, verb)
+            return PlayExplorer(*_named(args[0], resolve))
+        if verb == "pass":
+            _expect(args, 0, verb)
+            return Pass()
+        if verb == "discard":
+            if not args:
+                raise MalformedAction("'discard' needs at least one card")
+            return Discard(tuple(_handle(a) for a in args))
+        if verb == "draw":
+            _expect(args, 1, verb)
+            if args[0] not in DECKS:
+                raise MalformedAction(f"draw from 'refuel' or 'port', not {args[0]!r}")
+            return DrawCard(args[0])
+        if verb == "next":
+            _expect(args, 0, verb)
+            return Next()
+        if verb == "chance" and args:
+            sub, rest = args[0], args[1:]
+            if sub == "shuffle":
+                _expect(rest, 1, "chance shuffle")
+                return ChanceShuffle(rest[0])
+            if sub == "reveal" and rest:
+                return ChanceReveal(tuple(_named(a, resolve) for a in rest))
+            if sub == "deal" and len(rest) >= 2:
+                return ChanceDeal(_int(rest[0]), tuple(_handle(a) for a in rest[1:]))
+    except KeyError as exc:
+        raise MalformedAction(f"unknown name in {text!r}: {exc.args[0]}") from None
+    raise MalformedAction(f"unknown action {text!r}")

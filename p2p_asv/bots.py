@@ -1,0 +1,101 @@
+"""Bots (SPEC §12): a random-legal player and a greedy one that takes the best immediate gain.
+
+Bots see only the public state and their own view, like any player.
+"""
+from __future__ import annotations
+
+from . import actions as A
+from .cards import CARD_BY_NAME
+from .engine import legal_actions
+from .seeded import SeededRandom
+from .state import GameState
+from .tiles import TILE_BY_ID
+from .view import PlayerView
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int | str) -> None:
+        self.rng = SeededRandom(seed, "random-bot")
+
+    def choose(self, state: GameState, view: PlayerView):
+        return self.rng.choice(legal_actions(state, view))
+
+
+def _value(name: str) -> int:
+    value = CARD_BY_NAME[name].value
+    return 0 if value is None else value
+
+
+def _nearest_ship(state: GameState, seat: int, sq) -> int:
+    ships = state.ships_of(seat)
+    if not ships:
+        return 12
+    return min(max(abs(s.square[0] - sq[0]), abs(s.square[1] - sq[1])) for s in ships)
+
+
+class GreedyBot:
+    """Ranks each legal action by a cheap estimate of the points it gains now; ties at random."""
+    name = "greedy"
+
+    def __init__(self, seed: int | str) -> None:
+        self.rng = SeededRandom(seed, "greedy-bot")
+
+    def score(self, state: GameState, view: PlayerView, action) -> int:
+        seat = view.seat
+        d = state.discovery
+        mine = d is not None and d.discoverer == seat
+        match action:
+            case A.Discover(name=name):
+                return 100 + _value(name)
+            case A.PlayEnvironment(name=name):
+                v = _value(name) * d.tile_value
+                return v if mine else -v
+            case A.PlayLifeForms(cards=cards):
+                v = sum(_value(n) for _, n in cards) * d.tile_value
+                return v if mine else -v
+            case A.PlayExplorer():
+                return 50
+            case A.Move(square=sq):
+                placed = state.board.tile_at(sq)
+                undiscovered = placed is not None and any(
+                    (sq, i) not in state.planets for i in range(len(placed.tile.planets)))
+                return 40 + max(placed.tile.planets) if undiscovered else -1
+            case A.PlaceTile(tile=h, square=sq):
+                tile = state.board.tile_at(sq)
+                planets = TILE_BY_ID[state.names[h]].planets
+                return (8 - _nearest_ship(state, seat, sq)) if planets and tile is None else 0
+            case A.NewShip(name=name) | A.Upgrade(name=name):
+                return 6 + CARD_BY_NAME[name].movement
+            case A.AttachExtra():
+                return 5
+            case A.PlaceStation(square=sq):
+                return state.board.station_value(sq)
+            case A.PlaceProbe(square=sq, part=part):
+                return len(state.board.galaxy_squares(sq, part))
+            case A.PlacePirate():
+                return 2
+            case A.ScoreStation(square=sq):
+                return 20 + state.board.station_value(sq)
+            case A.DrawCard(deck=deck):
+                return 3 if deck == "refuel" else 2
+            case A.Discard(cards=(h,)):
+                if len(state.players[seat].hand) < 10:
+                    return -1
+                name = view.name_of(h, state.names)
+                return 1 - _value(name) if name else 0
+            case A.Pass():
+                return 0
+            case A.Next():
+                return -1
+        return 0
+
+    def choose(self, state: GameState, view: PlayerView):
+        options = legal_actions(state, view)
+        scored = [(self.score(state, view, a), a) for a in options]
+        best = max(s for s, _ in scored)
+        return self.rng.choice([a for s, a in scored if s == best])
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}

@@ -1,0 +1,53 @@
+"""Chance outcomes (SPEC §10.2): shuffles, public reveals and private deals arrive as events,
+in the order the engine requested them."""
+from __future__ import annotations
+
+from .actions import ChanceDeal, ChanceReveal, ChanceShuffle
+from .checks import require
+from .state import SETUP, GameState
+from .tiles import TILE_BY_ID
+from .turn import after_tile_revealed, start_turn
+
+
+def _next_request(state: GameState, kind: str):
+    require(bool(state.pending), "no chance event is due")
+    request = state.pending[0]
+    require(request.kind == kind, f"the due chance event is a {request.kind}, not a {kind}")
+    return request
+
+
+def _done(state: GameState) -> None:
+    state.pending.pop(0)
+    if state.phase == SETUP and not state.pending:
+        start_turn(state, 0)
+
+
+def do_shuffle(state: GameState, action: ChanceShuffle) -> None:
+    request = _next_request(state, "shuffle")
+    require(action.deck == request.deck, f"the due shuffle is of {request.deck}, not {action.deck}")
+    _done(state)
+
+
+def do_reveal(state: GameState, action: ChanceReveal) -> None:
+    request = _next_request(state, "reveal")
+    require(tuple(h for h, _ in action.cards) == request.handles,
+            f"the due reveal is of {list(request.handles)}")
+    if request.deck == "tiles":
+        for _, name in action.cards:
+            require(name in TILE_BY_ID, f"{name!r} is not a tile")
+    for handle, name in action.cards:
+        state.names[handle] = name
+    _done(state)
+    if request.deck == "tiles":
+        for handle, _ in action.cards:
+            after_tile_revealed(state, handle)
+
+
+def do_deal(state: GameState, action: ChanceDeal) -> None:
+    request = _next_request(state, "deal")
+    require(action.seat == request.seat and action.cards == request.handles,
+            f"the due deal is {list(request.handles)} to seat {request.seat}")
+    _done(state)
+
+
+CHANCE_HANDLERS = {ChanceShuffle: do_shuffle, ChanceReveal: do_reveal, ChanceDeal: do_deal}

@@ -1,0 +1,198 @@
+"""Phase 3: moving a ship and discovering a planet (SPEC §7, §8.1-8.2).
+
+The Environment and Life Form offers are one response-window mechanism: a poll of the seats
+in order, starting with the discoverer and passing to the left, where the first to play a
+card closes the window.
+"""
+from __future__ import annotations
+
+from .actions import Discover, Move, Pass, PlayEnvironment, PlayExplorer, PlayLifeForms
+from .cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, ON_OPPONENT_PLANET
+from .checks import card_claim, play_from_hand, require
+from .movement import destinations, undiscovered_planets
+from .state import MOVE, Discovery, GameState, PlanetRecord
+
+KAYGUS_POINTS_REASON = "explorers"
+
+
+def holds_planet_card(state: GameState, seat: int, view) -> bool:
+    """Whether the mover may end on an undiscovered planet. With no view (the protocol's
+    replay) the claim is taken on trust and proven by the Discover that must follow."""
+    if view is None:
+        return True
+    return any(CARD_BY_NAME.get(view.name_of(h, state.names) or "") is not None
+               and CARD_BY_NAME[view.name_of(h, state.names)].category == PLANET
+               for h in state.players[seat].hand)
+
+
+def do_move(state: GameState, seat: int, action: Move) -> None:
+    require(state.phase == MOVE, "ships move in phase 3")
+    require(not state.moved, "only one ship moves per turn")
+    ship = state.ships.get(action.ship)
+    require(ship is not None and ship.owner == seat, f"s{action.ship} is not one of your ships")
+    require(action.square in destinations(state, ship, may_discover=True),
+            "that square is out of reach or not a place a ship may stop")
+    ship.square = action.square
+    state.moved = True
+    state.moved_ship = ship.id
+    if undiscovered_planets(state, action.square) and not _discovered_here(state, action.square):
+        # SPEC §7.1: landing on an undiscovered planet commits the mover to discovering it.
+        state.discovery = Discovery((action.square, -1), seat, ship.id, 0, "", stage="planet")
+
+
+def _discovered_here(state: GameState, sq) -> bool:
+    placed = state.board.tile_at(sq)
+    return any((sq, i) in state.planets for i in range(len(placed.tile.planets)))
+
+
+def poll_order(state: GameState, discoverer: int) -> list[int]:
+    n = len(state.players)
+    return [(discoverer + i) % n for i in range(n)]
+
+
+def polled_seat(state: GameState) -> int:
+    d = state.discovery
+    if d.stage in ("planet", "explorer"):
+        return d.discoverer
+    return poll_order(state, d.discoverer)[d.asked]
+
+
+def do_discover(state: GameState, seat: int, action: Discover) -> None:
+    d = state.discovery
+    require(d is not None and d.stage == "planet", "there is no planet to discover now")
+    sq = d.planet[0]
+    require(action.planet in undiscovered_planets(state, sq), "no such undiscovered planet on this tile")
+    card = card_claim(state, seat, action.card, action.name, PLANET)
+    play_from_hand(state, seat, action.card, action.name)
+    placed = state.board.tile_at(sq)
+    state.planets[(sq, action.planet)] = PlanetRecord(seat, card.home_planet, [action.name])
+    state.discovery = Discovery((sq, action.planet), seat, d.ship,
+                                placed.tile.planets[action.planet], action.name)
+
+
+def _next_stage(state: GameState) -> None:
+    d = state.discovery
+    if d.stage == "environment":
+        blocked = d.environment is not None and CARD_BY_NAME[d.environment].blocks_life_form
+        d.stage, d.asked = ("explorer" if blocked else "life_form"), 0
+    elif d.stage == "life_form":
+        d.stage, d.asked = "explorer", 0
+    if d.stage == "explorer" and not d.scored:
+        _score_planet(state)
+
+
+def _score_planet(state: GameState) -> None:
+    """SPEC §8.1: tile value times the sum of the planet, environment and life form cards."""
+    d = state.discovery
+    total = CARD_BY_NAME[d.planet_card].value
+    if d.environment:
+        total += CARD_BY_NAME[d.environment].value
+    total += sum(CARD_BY_NAME[n].value for n in d.life_forms)
+    d.scored = d.tile_value * total
+    state.players[d.discoverer].gain(d.scored, "planets")
+
+
+def _keep_card(state: GameState, name: str) -> None:
+    """SPEC §8.1: cards scored on a planet go to the discoverer's personal pile; a
+    continuing-effect card stays face up in front of the discoverer instead."""
+    d = state.discovery
+    owner = state.players[d.discoverer]
+    (owner.continuing if CARD_BY_NAME[name].continuing else owner.pile).append(name)
+    state.planets[d.planet].cards.append(name)
+
+
+def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None:
+    d = state.discovery
+    require(d is not None and d.stage == "environment", "no environment is being offered")
+    require(seat == polled_seat(state), "it is not your turn to answer the environment offer")
+    card_claim(state, seat, action.card, action.name, ENVIRONMENT)
+    play_from_hand(state, seat, action.card, action.name)
+    d.environment = action.name
+    _keep_card(state, action.name)
+    _next_stage(state)
+
+
+def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
+    d = state.discovery
+    require(d is not None and d.stage == "life_form", "no life form is being offered")
+    require(seat == polled_seat(state), "it is not your turn to answer the life form offer")
+    require(len({h for h, _ in action.cards}) == len(action.cards), "a card is named twice")
+    for handle, name in action.cards:
+        card = card_claim(state, seat, handle, name, LIFE_FORM)
+        require(len(action.cards) == 1 or card.many_per_planet,
+                "only Plasma Spores may be played several at once")
+    for handle, name in action.cards:
+        play_from_hand(state, seat, handle, name)
+        d.life_forms.append(name)
+        _keep_card(state, name)
+    _next_stage(state)
+
+
+def explorer_points(name: str, discovery: Discovery) -> int:
+    """SPEC §8.1: an explorer's value, or its bonus value on its base camp / with its followers."""
+    card = CARD_BY_NAME[name]
+    cond = card.bonus_condition
+    if cond is not None:
+        played = [discovery.planet_card] if cond.kind == "planet_card" else discovery.life_forms
+        if any(n in cond.names for n in played):
+            return card.bonus_value
+    return card.value
+
+
+def do_explorer(state: GameState, seat: int, action: PlayExplorer) -> None:
+    card = CARD_BY_NAME.get(action.name)
+    if card is not None and card.played_on == ON_OPPONENT_PLANET:
+        return _do_kaygus(state, seat, action)
+    d = state.discovery
+    require(d is not None and d.stage == "explorer" and seat == d.discoverer,
+            "explorers are played by the discoverer right after scoring a planet")
+    card_claim(state, seat, action.card, action.name, EXPLORER)
+    play_from_hand(state, seat, action.card, action.name)
+    state.players[seat].gain(explorer_points(action.name, d), "explorers")
+    _keep_card(state, action.name)
+
+
+def kaygus_target(state: GameState, seat: int):
+    """SPEC §8.4: the opponent planet under the ship that moved this turn, if any."""
+    if state.phase != MOVE or not state.moved or state.discovery is not None:
+        return None
+    ship = state.ships.get(state.moved_ship)
+    if ship is None or ship.owner != seat:
+        return None
+    placed = state.board.tile_at(ship.square)
+    if placed is None:
+        return None
+    for i in range(len(placed.tile.planets)):
+        record = state.planets.get((ship.square, i))
+        if record is not None and record.owner != seat:
+            return (ship.square, i)
+    return None
+
+
+def _do_kaygus(state: GameState, seat: int, action: PlayExplorer) -> None:
+    target = kaygus_target(state, seat)
+    require(target is not None, "The Kaygus land only where your ship just moved onto an opponent's planet")
+    card_claim(state, seat, action.card, action.name, EXPLORER)
+    play_from_hand(state, seat, action.card, action.name)
+    record = state.planets[target]
+    record.owner, record.home = seat, True
+    record.cards.append(action.name)
+    state.players[seat].gain(CARD_BY_NAME[action.name].value, "explorers")
+    state.players[seat].pile.append(action.name)
+
+
+def do_pass(state: GameState, seat: int, action: Pass) -> None:
+    d = state.discovery
+    require(d is not None and d.stage in ("environment", "life_form", "explorer"),
+            "there is nothing to pass on")
+    require(seat == polled_seat(state), "it is not your turn to answer")
+    if d.stage == "explorer":
+        state.discovery = None
+        return
+    d.asked += 1
+    if d.asked == len(state.players):
+        _next_stage(state)
+
+
+DISCOVERY_ACTIONS = {Move: do_move, Discover: do_discover, PlayEnvironment: do_environment,
+                     PlayLifeForms: do_life_forms, PlayExplorer: do_explorer, Pass: do_pass}

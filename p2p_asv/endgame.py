@@ -1,0 +1,96 @@
+"""End of game (SPEC §9): probes, stations, pirates, planet bonuses, the winner and the title."""
+from __future__ import annotations
+
+from .geometry import sector_of
+from .state import OVER, GameState
+
+TITLES = ((20, "Space Hero"), (40, "Space Warrior"), (60, "Space Emperor or Space Empress"))
+TOP_TITLE = "Lord of the Universe"
+
+
+def pirate_points(middle_tiles: int) -> int:
+    """SPEC §9.1: 1 + 2 + ... for each path-only tile between the two planets."""
+    return middle_tiles * (middle_tiles + 1) // 2
+
+
+def score_probes(state: GameState) -> None:
+    """SPEC §9.1: every galaxy still holding probes scores 1 a tile to its most probes."""
+    seen = []
+    for p in state.players:
+        for sq, part in p.probes:
+            key = state.board.galaxy_key(sq, part)
+            if key in seen:
+                continue
+            seen.append(key)
+            counts = [sum(1 for pr in q.probes if state.board.galaxy_key(*pr) == key)
+                      for q in state.players]
+            tiles = len(state.board.galaxy_squares(sq, part))
+            for q, n in zip(state.players, counts):
+                if n == max(counts):
+                    q.gain(tiles, "probes at end")
+    for p in state.players:
+        p.probes = []
+
+
+def score_stations(state: GameState) -> None:
+    for p in state.players:
+        for sq in p.stations:
+            p.gain(state.board.station_value(sq), "stations")
+        p.stations = []
+
+
+def score_pirates(state: GameState) -> None:
+    for p in state.players:
+        for sq, seg in p.pirates:
+            if state.board.path_state(sq, seg) == "complete":
+                p.gain(pirate_points(len(state.board.path_squares(sq, seg)) - 2), "pirates")
+        p.pirates = []
+
+
+def score_planet_bonuses(state: GameState) -> None:
+    """SPEC §9.2: 1 (regular) or 2 (home) per planet inside your own sector, 2 or 4 elsewhere."""
+    for (sq, _), record in sorted(state.planets.items()):
+        player = state.players[record.owner]
+        inside = sector_of(sq) == player.colour
+        player.gain((2 if record.home else 1) * (1 if inside else 2), "planet bonus")
+
+
+def title_for(margin: int) -> str | None:
+    if margin <= 0:
+        return None
+    for limit, title in TITLES:
+        if margin <= limit:
+            return title
+    return TOP_TITLE
+
+
+def scoring_cards(score: int) -> list[int]:
+    """SPEC §9.3: the Special Scoring cards a score earns (50, then 100, both from 150)."""
+    if score >= 150:
+        return [50, 100]
+    if score >= 100:
+        return [100]
+    if score >= 50:
+        return [50]
+    return []
+
+
+def finish_game(state: GameState) -> None:
+    score_probes(state)
+    score_stations(state)
+    score_pirates(state)
+    score_planet_bonuses(state)
+    best = max(p.score for p in state.players)
+    state.winners = [p.seat for p in state.players if p.score == best]
+    state.phase = OVER
+    state.discovery = None
+
+
+def result(state: GameState) -> dict:
+    scores = [p.score for p in state.players]
+    ordered = sorted(scores, reverse=True)
+    margin = ordered[0] - ordered[1] if len(ordered) > 1 else 0
+    return {"scores": scores, "winners": list(state.winners),
+            "title": title_for(margin) if len(state.winners) == 1 and len(scores) > 1 else None,
+            "margin": margin, "scoring_cards": [scoring_cards(s) for s in scores],
+            "breakdown": [dict(sorted(p.breakdown.items())) for p in state.players]}

@@ -1,0 +1,200 @@
+"""The engine's front door (SPEC §11): who moves, what is legal, and applying an action.
+
+`apply` validates first and mutates only when the action is legal, so a refused action leaves
+the state exactly as it was. It mutates in place and returns the state: call
+`state.clone()` first to keep the old one.
+"""
+from __future__ import annotations
+
+from . import actions as A
+from .cards import CARD_BY_NAME, CARDS, ENVIRONMENT, EXPLORER, LIFE_FORM, ON_OPPONENT_PLANET, PLANET
+from .chance import CHANCE_HANDLERS
+from .checks import require
+from .discovery import (DISCOVERY_ACTIONS, holds_planet_card, kaygus_target, polled_seat)
+from .errors import IllegalAction, MalformedAction, OutOfTurn
+from .movement import destinations, undiscovered_planets
+from .quests import QUEST_DECK
+from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState)
+from .tiles import TILE_BY_ID
+from .tiles import TILES as TILE_TYPES
+from .turn import (BIG_SHIP, PHASE_ACTIONS, PIECE_LIMIT, advance, can_draw, home_squares,
+                   pirate_on_path, station_at, tiles_to_draw)
+from .view import PlayerView
+
+NAMES_BY_SLUG = {A.slug(n): n for n in [c.name for c in CARDS] + [t.id for t in TILE_TYPES] + list(QUEST_DECK)}
+
+
+def resolve_name(slug: str) -> str:
+    return NAMES_BY_SLUG[slug]
+
+
+def parse_action(text: str):
+    """Notation to action, with card and tile names restored (SPEC §11.1)."""
+    return A.parse(text, resolve_name)
+
+
+def to_move(state: GameState) -> int | None:
+    """The seat that writes the next event, CHANCE for a deck operation, None when over."""
+    if state.over:
+        return None
+    if state.pending:
+        return CHANCE
+    if state.discovery is not None:
+        return polled_seat(state)
+    return state.active
+
+
+def chance_request(state: GameState):
+    return state.pending[0] if state.pending else None
+
+
+def apply(state: GameState, seat: int, action) -> GameState:
+    handler = CHANCE_HANDLERS.get(type(action))
+    if handler is not None:
+        if seat != CHANCE:
+            raise OutOfTurn(f"seat {seat} cannot write a chance outcome")
+        handler(state, action)
+        state.step += 1
+        return state
+    if type(action) not in _PLAYER_HANDLERS:
+        raise MalformedAction(f"not an action: {action!r}")
+    if state.over:
+        raise IllegalAction("the game is over")
+    due = to_move(state)
+    if due == CHANCE:
+        raise OutOfTurn(f"waiting for a chance event ({state.pending[0].kind} {state.pending[0].deck})")
+    if seat != due:
+        raise OutOfTurn(f"seat {due} is to act, not seat {seat}")
+    if state.discovery is not None:
+        require(type(action) in DISCOVERY_ACTIONS and type(action) is not A.Move,
+                "finish the discovery first")
+    _PLAYER_HANDLERS[type(action)](state, seat, action)
+    state.step += 1
+    return state
+
+
+def _do_next(state: GameState, seat: int, action: A.Next) -> None:
+    require(state.phase != TILES, "place this turn's tiles first")
+    require(PLACE_PIECE <= state.phase <= REFILL, "nothing to end now")
+    advance(state)
+
+
+_PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, A.Next: _do_next}
+
+
+# -- legal actions (SPEC §11.2) -------------------------------------------------------------------
+def _hand(state: GameState, view: PlayerView, *categories: str) -> list[tuple[int, str]]:
+    out = []
+    for h in state.players[view.seat].hand:
+        name = view.name_of(h, state.names)
+        if name is not None and CARD_BY_NAME[name].category in categories:
+            out.append((h, name))
+    return out
+
+
+def legal_actions(state: GameState, view: PlayerView) -> list:
+    """Every legal action for view.seat, sorted by notation; empty when it is not their move."""
+    if to_move(state) != view.seat:
+        return []
+    if state.discovery is not None:
+        found = _discovery_actions(state, view)
+    else:
+        found = _PHASE_LEGAL[state.phase](state, view)
+    return sorted(set(found), key=A.sort_key)
+
+
+def _discovery_actions(state: GameState, view: PlayerView) -> list:
+    d, seat = state.discovery, view.seat
+    if d.stage == "planet":
+        return [A.Discover(h, n, i) for h, n in _hand(state, view, PLANET)
+                for i in undiscovered_planets(state, d.planet[0])]
+    out = [A.Pass()]
+    if d.stage == "environment":
+        out += [A.PlayEnvironment(h, n) for h, n in _hand(state, view, ENVIRONMENT)]
+    elif d.stage == "life_form":
+        lifes = _hand(state, view, LIFE_FORM)
+        out += [A.PlayLifeForms(((h, n),)) for h, n in lifes]
+        spores = tuple((h, n) for h, n in lifes if CARD_BY_NAME[n].many_per_planet)
+        if len(spores) > 1:
+            out.append(A.PlayLifeForms(spores))
+    elif d.stage == "explorer":
+        out += [A.PlayExplorer(h, n) for h, n in _hand(state, view, EXPLORER)
+                if CARD_BY_NAME[n].played_on != ON_OPPONENT_PLANET]
+    return out
+
+
+def _tiles(state: GameState, view: PlayerView) -> list:
+    if tiles_to_draw(state):
+        return [A.DrawTile(i) for i, pile in enumerate(state.piles) if pile]
+    out = []
+    for h in state.drawn:
+        spots = state.board.legal_placements(TILE_BY_ID[state.names[h]])
+        out += [A.PlaceTile(h, sq, rot) for sq, rot in spots] or [A.ScrapTile(h)]
+    return out
+
+
+def _stations_to_score(state: GameState, seat: int) -> list:
+    return [A.ScoreStation(sq) for sq in state.players[seat].stations if state.board.surrounded(sq)]
+
+
+def _pieces(state: GameState, view: PlayerView) -> list:
+    seat, player = view.seat, state.players[view.seat]
+    out = [A.Next()] + _stations_to_score(state, seat)
+    ships = state.ships_of(seat)
+    for h, n in _hand(state, view, "space_ship"):
+        card = CARD_BY_NAME[n]
+        if card.ship_extra:
+            if card.movement_delta > 0:
+                out += [A.AttachExtra(s.id, h, n) for s in ships
+                        if s.name in card.fits and n not in s.extras]
+            continue
+        if state.piece_placed:
+            continue
+        big_elsewhere = lambda skip=None: any(CARD_BY_NAME[s.name].movement > BIG_SHIP  # noqa: E731
+                                              for s in ships if s.id != skip)
+        if len(ships) < PIECE_LIMIT and (card.movement <= BIG_SHIP or not big_elsewhere()):
+            out += [A.NewShip(h, n, sq) for sq in home_squares(state, seat)]
+        for s in ships:
+            if (card.movement > CARD_BY_NAME[s.name].movement
+                    and (card.movement <= BIG_SHIP or not big_elsewhere(s.id))
+                    and all(n in CARD_BY_NAME[e].fits for e in s.extras)):
+                out.append(A.Upgrade(s.id, h, n))
+    if state.piece_placed:
+        return out
+    for sq in state.placed_this_turn:
+        tile = state.board.tile_at(sq).tile
+        if len(player.probes) < PIECE_LIMIT:
+            out += [A.PlaceProbe(sq, i) for i in range(len(tile.galaxies))
+                    if not state.board.galaxy_complete(sq, i)]
+        if len(player.stations) < PIECE_LIMIT and tile.kind != "sun" and not station_at(state, sq):
+            out.append(A.PlaceStation(sq))
+        if len(player.pirates) < PIECE_LIMIT and not tile.planets:
+            out += [A.PlacePirate(sq, i) for i in range(len(tile.paths))
+                    if state.board.path_state(sq, i) != "ruined" and not pirate_on_path(state, sq, i)]
+    return out
+
+
+def _moves(state: GameState, view: PlayerView) -> list:
+    seat = view.seat
+    out = [A.Next()] + _stations_to_score(state, seat)
+    if not state.moved:
+        may_discover = holds_planet_card(state, seat, view)
+        for ship in state.ships_of(seat):
+            out += [A.Move(ship.id, sq) for sq in destinations(state, ship, may_discover)]
+    elif kaygus_target(state, seat) is not None:
+        out += [A.PlayExplorer(h, n) for h, n in _hand(state, view, EXPLORER)
+                if CARD_BY_NAME[n].played_on == ON_OPPONENT_PLANET]
+    return out
+
+
+def _discards(state: GameState, view: PlayerView) -> list:
+    return ([A.Next()] + _stations_to_score(state, view.seat)
+            + [A.Discard((h,)) for h in state.players[view.seat].hand])
+
+
+def _refills(state: GameState, view: PlayerView) -> list:
+    return ([A.Next()] + _stations_to_score(state, view.seat)
+            + [A.DrawCard(d) for d in A.DECKS if can_draw(state, view.seat, d)])
+
+
+_PHASE_LEGAL = {TILES: _tiles, PLACE_PIECE: _pieces, MOVE: _moves, DISCARD: _discards, REFILL: _refills}

@@ -1,0 +1,35 @@
+"""Whole games in one process with the local dealer and bots (SPEC §12.2)."""
+from __future__ import annotations
+
+from .bots import BOTS
+from .dealer import LocalDealer
+from .endgame import result
+from .engine import apply, to_move
+from .setup import new_game
+from .state import CHANCE, GameState
+from .view import PlayerView
+
+
+def play_game(players: int, seed: int, bots: list[str] | None = None, on_event=None) -> tuple[GameState, dict]:
+    """Play one game to the end. `on_event(state, seat, action)` is called after each event."""
+    kinds = bots or ["greedy"] * players
+    agents = [BOTS[kind](f"{seed}/{seat}") for seat, kind in enumerate(kinds)]
+    state = new_game(players)
+    dealer = LocalDealer(seed)
+    views = [PlayerView(seat) for seat in range(players)]
+    events = 0
+    while not state.over:
+        seat = to_move(state)
+        if seat == CHANCE:
+            action = dealer.outcome(state, views)
+        else:
+            action = agents[seat].choose(state, views[seat])
+        apply(state, seat, action)
+        events += 1
+        if on_event is not None:
+            on_event(state, seat, action)
+    summary = result(state)
+    summary.update({"seed": seed, "players": players, "turns": state.turn, "events": events,
+                    "winner": state.winners[0] if len(state.winners) == 1 else None,
+                    "state_hash": state.hash(), "bots": kinds})
+    return state, summary

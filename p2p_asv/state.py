@@ -1,0 +1,192 @@
+"""Public game state (SPEC §10): everything every peer knows, handles instead of hidden identities."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from .board import Board
+from .geometry import Square
+
+CHANCE = -1  # to_move() value when the next event is a chance outcome (SPEC §10.2)
+
+# Phases of a turn (SPEC §6.1). SETUP is before the first turn, OVER after the last.
+SETUP, TILES, PLACE_PIECE, MOVE, DISCARD, REFILL, OVER = 0, 1, 2, 3, 4, 5, 6
+PHASE_NAMES = {SETUP: "setup", TILES: "tiles", PLACE_PIECE: "pieces", MOVE: "move",
+               DISCARD: "discard", REFILL: "refill", OVER: "over"}
+
+
+@dataclass
+class Ship:
+    id: int
+    owner: int
+    card: int                  # handle of the ship card in use
+    name: str                  # that card's name (public once played)
+    square: Square
+    extras: list[str] = field(default_factory=list)
+    extra_cards: list[int] = field(default_factory=list)
+
+    def copy(self) -> "Ship":
+        return Ship(self.id, self.owner, self.card, self.name, self.square,
+                    list(self.extras), list(self.extra_cards))
+
+
+@dataclass
+class PlanetRecord:
+    """A discovered planet: its owner, disk size and the cards scored on it."""
+    owner: int
+    home: bool
+    cards: list[str] = field(default_factory=list)
+
+    def copy(self) -> "PlanetRecord":
+        return PlanetRecord(self.owner, self.home, list(self.cards))
+
+
+@dataclass
+class Player:
+    seat: int
+    colour: str
+    score: int = 0
+    hand: list[int] = field(default_factory=list)
+    probes: list[tuple[Square, int]] = field(default_factory=list)
+    stations: list[Square] = field(default_factory=list)
+    pirates: list[tuple[Square, int]] = field(default_factory=list)
+    quests: list[int] = field(default_factory=list)      # quest handles, hidden from the others
+    pile: list[str] = field(default_factory=list)        # personal discard pile (public names)
+    continuing: list[str] = field(default_factory=list)  # continuing-effect cards in front of the player
+    breakdown: dict[str, int] = field(default_factory=dict)
+
+    def copy(self) -> "Player":
+        return Player(self.seat, self.colour, self.score, list(self.hand), list(self.probes),
+                      list(self.stations), list(self.pirates), list(self.quests), list(self.pile),
+                      list(self.continuing), dict(self.breakdown))
+
+    def gain(self, points: int, reason: str) -> None:
+        self.score += points
+        self.breakdown[reason] = self.breakdown.get(reason, 0) + points
+
+
+@dataclass
+class ChanceRequest:
+    """A deck operation the engine waits for (SPEC §10.2); the outcome arrives as a chance action.
+
+    kind "shuffle": deck `deck` now holds `handles` (fresh), filled from `contents` (public names)
+    or from the identities of `source` (retired handles, e.g. Space Junk).
+    kind "reveal": the identities of `handles` become public.
+    kind "deal": the identities of `handles` are revealed to `seat` alone.
+    """
+    kind: str
+    deck: str
+    handles: tuple[int, ...]
+    seat: int | None = None
+    contents: tuple[str, ...] | None = None
+    source: tuple[int, ...] | None = None
+
+    def plain(self) -> list:
+        return [self.kind, self.deck, list(self.handles), self.seat,
+                None if self.contents is None else list(self.contents),
+                None if self.source is None else list(self.source)]
+
+
+@dataclass
+class Discovery:
+    """A discovery in progress (SPEC §8.1)."""
+    planet: tuple[Square, int]
+    discoverer: int
+    ship: int
+    tile_value: int
+    planet_card: str
+    environment: str | None = None
+    life_forms: list[str] = field(default_factory=list)
+    stage: str = "environment"   # environment -> life_form -> explorer
+    asked: int = 0               # how many seats of the poll order have answered
+    scored: int = 0
+
+    def copy(self) -> "Discovery":
+        return Discovery(self.planet, self.discoverer, self.ship, self.tile_value, self.planet_card,
+                         self.environment, list(self.life_forms), self.stage, self.asked, self.scored)
+
+
+@dataclass
+class GameState:
+    players: list[Player]
+    board: Board
+    piles: list[list[int]]
+    decks: dict[str, list[int]]               # "refuel", "port", "junk", "quests"
+    names: dict[int, str]                     # publicly revealed identities of handles
+    next_handle: int
+    tiles_per_turn: int
+    ships: dict[int, Ship] = field(default_factory=dict)
+    next_ship: int = 1
+    planets: dict[tuple[Square, int], PlanetRecord] = field(default_factory=dict)
+    pending: list[ChanceRequest] = field(default_factory=list)
+    active: int = 0
+    phase: int = SETUP
+    turn: int = 0
+    step: int = 0
+    tiles_owed: int = 0
+    drawn: list[int] = field(default_factory=list)
+    placed_this_turn: list[Square] = field(default_factory=list)
+    piece_placed: bool = False
+    moved: bool = False
+    moved_ship: int = 0
+    discovery: Discovery | None = None
+    suns_drawn: int = 0
+    winners: list[int] = field(default_factory=list)
+
+    # -- queries -------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def tiles_left(self) -> int:
+        return sum(len(p) for p in self.piles)
+
+    def ships_of(self, seat: int) -> list[Ship]:
+        return [s for _, s in sorted(self.ships.items()) if s.owner == seat]
+
+    def clone(self) -> "GameState":
+        """An independent copy; the engine mutates in place, so take one to keep the old state."""
+        return GameState(
+            players=[p.copy() for p in self.players], board=self.board.clone(),
+            piles=[list(p) for p in self.piles], decks={k: list(v) for k, v in self.decks.items()},
+            names=dict(self.names), next_handle=self.next_handle, tiles_per_turn=self.tiles_per_turn,
+            ships={k: s.copy() for k, s in self.ships.items()}, next_ship=self.next_ship,
+            planets={k: r.copy() for k, r in self.planets.items()}, pending=list(self.pending),
+            active=self.active, phase=self.phase, turn=self.turn, step=self.step,
+            tiles_owed=self.tiles_owed, drawn=list(self.drawn),
+            placed_this_turn=list(self.placed_this_turn), piece_placed=self.piece_placed,
+            moved=self.moved, moved_ship=self.moved_ship, discovery=self.discovery.copy() if self.discovery else None,
+            suns_drawn=self.suns_drawn, winners=list(self.winners))
+
+    # -- hashing (SPEC §10.4) ------------------------------------------------------------------
+    def plain(self) -> dict:
+        """Plain, ordered data describing the whole public state."""
+        return {
+            "players": [[p.seat, p.colour, p.score, p.hand, [list(x) for x in p.probes],
+                         [list(x) for x in p.stations], [list(x) for x in p.pirates], p.quests,
+                         p.pile, p.continuing, sorted(p.breakdown.items())] for p in self.players],
+            "board": self.board.state_items(),
+            "piles": self.piles,
+            "decks": sorted(self.decks.items()),
+            "names": sorted(self.names.items()),
+            "next_handle": self.next_handle,
+            "ships": [[s.id, s.owner, s.card, s.name, list(s.square), s.extras, s.extra_cards]
+                      for _, s in sorted(self.ships.items())],
+            "planets": [[list(k[0]), k[1], r.owner, r.home, r.cards]
+                        for k, r in sorted(self.planets.items())],
+            "pending": [r.plain() for r in self.pending],
+            "turn": [self.active, self.phase, self.turn, self.step, self.tiles_owed, self.drawn,
+                     [list(s) for s in self.placed_this_turn], self.piece_placed, self.moved, self.moved_ship,
+                     self.suns_drawn, self.winners, self.tiles_per_turn, self.next_ship],
+            "discovery": None if self.discovery is None else [
+                list(self.discovery.planet[0]), self.discovery.planet[1], self.discovery.discoverer,
+                self.discovery.ship, self.discovery.tile_value, self.discovery.planet_card,
+                self.discovery.environment, self.discovery.life_forms, self.discovery.stage,
+                self.discovery.asked, self.discovery.scored],
+        }
+
+    def hash(self) -> str:
+        """SHA-256 of the canonical JSON of plain(): equal on every peer, any PYTHONHASHSEED."""
+        text = json.dumps(self.plain(), separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode()).hexdigest()
