@@ -192,3 +192,210 @@ def test_setup_mismatch_blocks_the_galaxy():  # SPEC §4.4
     b.place(DEEP, C, 0, setup=True)
     b.place(GAL_N, (6, 7), 0, setup=True)   # its galaxy faces the deep side of G-7
     assert b.galaxy_state((6, 7), 0) == "blocked"
+
+
+# --- §4.5 space paths ------------------------------------------------------------------
+
+def seven_square_path() -> Board:
+    b = board_with((PLANET_N, C, 0))
+    for row in (5, 4, 3, 2, 1):
+        rep = b.place(PATH_NS, (6, row), 0)
+        assert rep.completed_paths == () and rep.ruined_paths == ()
+        assert b.path_state((6, row), 0) == "open"
+    return b
+
+
+def test_path_completed_planet_to_planet():  # SPEC §4.5
+    b = seven_square_path()
+    rep = b.place(PLANET_N, (6, 0), 2)
+    assert rep == PlaceReport(completed_paths=(((6, 0), 0),))
+    assert b.path_state((6, 3), 0) == "complete"
+    assert len(b.path_squares((6, 3), 0)) == 7
+    assert b.path_middle_squares(C, 0) == tuple((6, r) for r in (1, 2, 3, 4, 5))
+    assert b.path_planets((6, 3), 0) == (((6, 0), 0), (C, 0))
+    assert b.planet_paths(C, 0) == (0,)
+    assert b.path_key(C, 0) == b.path_key((6, 0), 0) == ("path", 6, 0, 0)
+
+
+@pytest.mark.parametrize("end_tile", [HOLE_N, INTO_GAL_N, DEAD_N])
+def test_path_ruined_by_black_hole_galaxy_or_dead_end(end_tile):  # SPEC §4.5
+    b = seven_square_path()
+    rep = b.place(end_tile, (6, 0), 2)
+    assert rep.ruined_paths == (((6, 0), 0),) and rep.completed_paths == ()
+    assert b.path_state((6, 3), 0) == "ruined"
+
+
+def test_path_ruined_by_the_edge():  # SPEC §4.5
+    b = board_with((PLANET_N, (6, 1), 0))
+    rep = b.place(PATH_NS, (6, 0), 0)            # runs off the north edge
+    assert rep.ruined_paths == (((6, 0), 0),)
+    assert b.path_state((6, 1), 0) == "ruined"
+
+
+def test_path_ruined_by_a_sun():  # SPEC §4.5
+    b = Board(sun_tiles=1)
+    b.place(PLANET_N, C, 0, setup=True)
+    rep = b.place(SUN, (6, 5), 0)
+    assert rep.ruined_paths == ((C, 0),)
+    assert b.path_state(C, 0) == "ruined"
+
+
+def test_ruined_path_is_reported_once_and_newborn_ruin_is_reported():  # SPEC §4.5
+    b = board_with((DEAD_N, C, 2))               # dead end, path leaves south
+    assert b.path_state(C, 0) == "ruined"
+    rep = b.place(PATH_NS, (6, 7), 0)            # extends an already ruined path
+    assert rep.ruined_paths == ()
+    assert b.path_squares((6, 7), 0) == (C, (6, 7))
+    rep = b.place(DEAD_N, (5, 6), 3)             # a new tile whose lone path is ruined at once
+    assert rep.ruined_paths == (((5, 6), 0),)
+
+
+def test_open_loop_and_self_loop():  # SPEC §4.5
+    b = board_with((PATH_NE, (5, 5), 1), (PATH_NE, (6, 5), 2), (PATH_NE, (6, 6), 3))
+    rep = b.place(PATH_NE, (5, 6), 0)
+    assert rep == PlaceReport()
+    assert b.path_state((5, 5), 0) == "open"     # a loop without ends stays open for good
+    assert len(b.path_squares((5, 5), 0)) == 4
+    two_ends = T("pl2", "PPDD", planets=[3], paths=[PathSegment((N,), "planet", 0),
+                                                     PathSegment((E,), "planet", 0)])
+    b = board_with((two_ends, (5, 6), 0), (PATH_NE, (5, 5), 1), (PATH_NE, (6, 5), 2))
+    rep = b.place(PATH_NE, (6, 6), 3)
+    assert rep.ruined_paths == (((5, 5), 0),)    # both ends on one planet: joins no two planets
+    assert b.path_state((5, 6), 1) == "ruined"
+    assert b.planet_paths((5, 6), 0) == (0, 1)
+
+
+def test_two_planet_tile_paths():  # SPEC §4.5
+    twin = T("twin", "PDPD", planets=[1, 2], paths=[PathSegment((N,), "planet", 0),
+                                                      PathSegment((S,), "planet", 1)])
+    b = board_with((twin, C, 0))
+    assert b.path_key(C, 0) != b.path_key(C, 1)
+    assert b.planet_paths(C, 1) == (1,)
+    rep = b.place(PLANET_N, (6, 7), 0)
+    assert rep.completed_paths == ((C, 1),)
+    assert b.path_planets(C, 1) == ((C, 1), ((6, 7), 0))
+    assert b.path_state(C, 0) == "open"
+
+
+# --- §4.6 stations ---------------------------------------------------------------------
+
+def test_station_values_and_surrounded():  # SPEC §4.6
+    b = Board(sun_tiles=1)
+    b.place(DEEP, C, 0, setup=True)
+    for d in (N, E, S, W):
+        b.place(DEEP, neighbour(C, d), 0, setup=True)
+    assert b.station_value(C) == 5 and not b.surrounded(C)
+    for sq in ((5, 5), (7, 5), (5, 7)):
+        b.place(DEEP, sq, 0, setup=True)
+    assert b.station_value(C) == 8 and not b.surrounded(C)
+    b.place(SUN, (7, 7), 0, setup=True)
+    assert b.station_value(C) == 8                # the sun tile scores nothing
+    assert b.surrounded(C)                        # but it does close the ring
+    full = Board()
+    for sq in [C] + king_neighbours(C):
+        full.place(DEEP, sq, 0, setup=True)
+    assert full.station_value(C) == 9 and full.surrounded(C)
+
+
+def test_edge_square_is_never_surrounded():  # SPEC §4.6
+    b = Board()
+    for sq in [(0, 6)] + king_neighbours((0, 6)):
+        b.place(DEEP, sq, 0, setup=True)
+    assert b.station_value((0, 6)) == 6
+    assert not b.surrounded((0, 6))
+    assert b.station_value((3, 3)) == 0
+
+
+# --- §4.3 suns -------------------------------------------------------------------------
+
+def test_full_sun_controls_its_empty_neighbours():  # SPEC §4.3
+    b = board_with((DEEP, C, 0))
+    b.place(SUN, (6, 5), 0)
+    assert b.suns_placed() == 1 and b.suns()[0].size == 4
+    assert b.controlled_squares() == ((6, 4), (5, 5), (7, 5))
+    assert b.sun_controlled((5, 5)) and not b.sun_controlled((5, 6))
+    assert "only a sun tile" in b.can_place(DEEP, (5, 5), 0)
+    assert b.can_place(DEEP, (5, 6), 0) is None
+    assert "not controlled" in b.can_place(SUN, (5, 6), 0)
+    assert b.legal_placements(SUN) == [(sq, r) for sq in ((6, 4), (5, 5), (7, 5)) for r in range(4)]
+    assert all(sq not in b.controlled_squares() for sq, _ in b.legal_placements(DEEP))
+    b.place(SUN, (7, 5), 0)
+    b.place(SUN, (7, 4), 0)
+    assert b.controlled_squares() == ((7, 3), (6, 4), (8, 4), (5, 5), (8, 5), (7, 6))
+    b.place(SUN, (6, 4), 0)
+    assert b.suns()[0].complete and b.controlled_squares() == ()
+    assert b.can_place(DEEP, (5, 5), 0) is None   # control lapsed
+    assert b.suns_placed() == 4
+
+
+def test_half_sun_on_the_outer_ring():  # SPEC §4.3
+    b = board_with((DEEP, (0, 6), 0))
+    b.place(SUN, (0, 5), 0)
+    assert b.suns()[0].size == 2
+    assert b.controlled_squares() == ((0, 4), (1, 5))
+    b.place(SUN, (1, 5), 0)
+    assert b.suns()[0].complete and b.controlled_squares() == ()
+    b.place(DEEP, (1, 6), 0)
+    b.place(SUN, (2, 6), 0)                       # a new sun away from the ring
+    assert b.suns()[1].size == 2                  # only two sun tiles remain to build it
+    assert b.controlled_squares() == ((2, 5), (3, 6), (2, 7))
+
+
+def test_new_sun_needs_room():  # SPEC §4.3
+    b = Board()
+    for d in (N, E, S, W):
+        b.place(DEEP, neighbour(C, d), 0, setup=True)
+    assert "no room" in b.can_place(SUN, C, 0)    # a pocket of one square
+    assert all(sq != C for sq, _ in b.legal_placements(SUN))
+    one = Board(sun_tiles=1)
+    for d in (N, E, S, W):
+        one.place(DEEP, neighbour(C, d), 0, setup=True)
+    assert one.can_place(SUN, C, 0) is None       # a one-tile sun needs no room
+
+
+def test_stranded_sun_stops_controlling():  # SPEC §4.3
+    b = Board()
+    walls = [(5, r) for r in range(3, 7)] + [(7, r) for r in range(3, 7)] + [(6, 7), (6, 2)]
+    for sq in walls:                              # leaves a corridor G-4 .. G-7
+        b.place(DEEP, sq, 0, setup=True)
+    b.place(SUN, C, 0)                            # room: G-6, G-5, G-4
+    assert b.controlled_squares() == ((6, 5),)
+    b.place(DEEP, (6, 4), 0)                      # G-5 was not controlled
+    b.place(SUN, (6, 5), 0)
+    assert not b.suns()[0].complete               # 2 of 4 tiles, and no room left
+    assert b.controlled_squares() == ()
+    assert "no room" in b.can_place(SUN, (6, 3), 0)
+    b.place(SUN, (4, 6), 0)                       # so the next sun tile starts a new sun
+    assert len(b.suns()) == 2 and b.suns()[1].size == 2
+    assert b.controlled_squares() == ((4, 5), (3, 6), (4, 7))
+
+
+# --- clone and hashing -------------------------------------------------------------------
+
+def test_clone_is_independent():  # SPEC §4.1
+    b = board_with((GAL_N, C, 0))
+    b.place(SUN, (5, 6), 0)
+    c = b.clone()
+    c.place(GAL_N, (6, 5), 2)
+    c.place(SUN, (5, 5), 0)
+    assert b.tile_at((6, 5)) is None and b.galaxy_state(C, 0) == "open"
+    assert c.galaxy_complete(C, 0)
+    assert b.suns_placed() == 1 and c.suns_placed() == 2
+    assert (6, 5) in b.frontier() and (6, 5) not in c.frontier()
+    assert c.tile_at(C).tile is b.tile_at(C).tile  # tiles are shared, not copied
+
+
+def test_state_items_are_plain_and_order_independent():  # SPEC §4.1
+    order = [(PATH_NS, (6, 5), 1), (GAL_N, (7, 6), 3), (DEEP, (5, 6), 0)]
+    a = board_with((GAL_N, C, 1), *order)
+    b = board_with((GAL_N, C, 1), *reversed(order))
+    assert a.state_items() == b.state_items()
+    assert a.state_items()[0] == ((6, 5), "pNS", 1)
+
+    def plain(x):
+        if isinstance(x, (list, tuple)):
+            return all(plain(y) for y in x)
+        return isinstance(x, (str, int, bool))
+    assert plain(a.state_items())
+    a.place(SUN, (4, 6), 0)
+    assert a.state_items()[-1] == ("sun", 4, ((4, 6),))
