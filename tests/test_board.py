@@ -399,3 +399,185 @@ def test_state_items_are_plain_and_order_independent():  # SPEC §4.1
     assert plain(a.state_items())
     a.place(SUN, (4, 6), 0)
     assert a.state_items()[-1] == ("sun", 4, ((4, 6),))
+
+
+# --- random boards against from-scratch references ---------------------------------------
+
+ENDS = ("planet", "black_hole", "galaxy", "mid")
+
+
+def random_tile(rng: random.Random, i: int) -> Tile:
+    sides = [rng.choice("DDGGP") for _ in range(4)]
+    g = [s for s in range(4) if sides[s] == "G"]
+    rng.shuffle(g)
+    cut = rng.randint(1, len(g)) if g else 0
+    galaxies = [tuple(sorted(p)) for p in (g[:cut], g[cut:]) if p]
+    p = [s for s in range(4) if sides[s] == "P"]
+    rng.shuffle(p)
+    paths, planets = [], []
+    while p:
+        if len(p) >= 2 and rng.random() < 0.6:
+            paths.append(PathSegment(tuple(sorted(p[:2]))))
+            p = p[2:]
+            continue
+        end = rng.choice(ENDS)
+        if end == "planet":
+            planets.append(1)
+            paths.append(PathSegment((p[0],), end, len(planets) - 1))
+        else:
+            paths.append(PathSegment((p[0],), end))
+        p = p[1:]
+    return T(f"r{i}", "".join(sides), galaxies, paths, planets)
+
+
+def ref_legal(b: Board, tile: Tile, sq, rot) -> bool:
+    """Placement legality written out directly from SPEC §4.1 and §4.3."""
+    if not on_board(sq) or b.tile_at(sq) is not None:
+        return False
+    nbrs = [(d, neighbour(sq, d)) for d in range(4)]
+    if not any(on_board(n) and b.tile_at(n) for d, n in nbrs):
+        return False
+    suns = b.suns()
+    controlled = set()
+    if suns and len(suns[-1].squares) < suns[-1].size:
+        controlled = {n for s in suns[-1].squares for n in (neighbour(s, d) for d in range(4))
+                      if on_board(n) and b.tile_at(n) is None}
+    if tile.kind == "sun":
+        if controlled:
+            return sq in controlled
+        size = min(2 if 0 in sq or SIZE - 1 in sq else 4, 4 - b.suns_placed())
+        region, todo = {sq}, [sq]
+        while todo:
+            cur = todo.pop()
+            for d in range(4):
+                n = neighbour(cur, d)
+                if on_board(n) and b.tile_at(n) is None and n not in region:
+                    region.add(n)
+                    todo.append(n)
+        return len(region) - 1 >= size - 1
+    if sq in controlled:
+        return False
+    for d, n in nbrs:
+        other = b.tile_at(n) if on_board(n) else None
+        if other and other.tile.kind != "sun":
+            if tile.side(d, rot) != other.tile.side(opposite(d), other.rotation):
+                return False
+    return True
+
+
+def ref_features(b: Board, kind: str) -> dict:
+    """From scratch: node -> (frozenset of nodes, squares, state, planets)."""
+    nodes, links, ends = [], {}, {}
+    for sq, placed in b.tiles():
+        feats = placed.tile.galaxies if kind == "galaxy" else [s.sides for s in placed.tile.paths]
+        for i, sides in enumerate(feats):
+            node = (sq, i)
+            nodes.append(node)
+            links[node] = []
+            opened = blocked = 0
+            planets = []
+            if kind == "path":
+                seg = placed.tile.paths[i]
+                if seg.end == "planet":
+                    planets.append((sq, seg.planet))
+                elif seg.end:
+                    blocked += 1
+            for s in sides:
+                d = (s + placed.rotation) % 4
+                n = neighbour(sq, d)
+                other = b.tile_at(n) if on_board(n) else None
+                if not on_board(n):
+                    blocked += 1
+                elif other is None:
+                    opened += 1
+                else:
+                    want = (opposite(d) - other.rotation) % 4
+                    theirs = other.tile.galaxies if kind == "galaxy" else \
+                        [x.sides for x in other.tile.paths]
+                    hit = [j for j, t in enumerate(theirs) if want in t]
+                    if hit:
+                        links[node].append((n, hit[0]))
+                    else:
+                        blocked += 1
+            ends[node] = (opened, blocked, planets)
+    out, seen = {}, set()
+    for start in nodes:
+        if start in seen:
+            continue
+        comp, todo = {start}, [start]
+        while todo:
+            for m in links[todo.pop()]:
+                if m not in comp:
+                    comp.add(m)
+                    todo.append(m)
+        seen |= comp
+        opened = sum(ends[n][0] for n in comp)
+        blocked = sum(ends[n][1] for n in comp)
+        planets = tuple(sorted((p for n in comp for p in ends[n][2]),
+                               key=lambda p: (p[0][1], p[0][0], p[1])))
+        squares = tuple(sorted({n[0] for n in comp}, key=lambda s: (s[1], s[0])))
+        if kind == "galaxy":
+            state = "blocked" if blocked or (not opened and len(squares) < 2) else \
+                "complete" if not opened else "open"
+        else:
+            state = "ruined" if blocked else "open" if opened or len(planets) != 2 else \
+                "ruined" if planets[0] == planets[1] else "complete"
+        for n in comp:
+            out[n] = (frozenset(comp), squares, state, planets)
+    return out
+
+
+def check_against_reference(b: Board) -> tuple[dict, dict]:
+    gal, path = ref_features(b, "galaxy"), ref_features(b, "path")
+    for node, (comp, squares, state, _) in gal.items():
+        assert b.galaxy_state(*node) == state, node
+        assert b.galaxy_squares(*node) == squares
+        assert set(b.galaxy_nodes(*node)) == comp
+        assert {b.galaxy_key(*m) for m in comp} == {b.galaxy_key(*node)}
+    for node, (comp, squares, state, planets) in path.items():
+        assert b.path_state(*node) == state, node
+        assert b.path_squares(*node) == squares
+        assert set(b.path_nodes(*node)) == comp
+        assert b.path_planets(*node) == planets
+        assert {b.path_key(*m) for m in comp} == {b.path_key(*node)}
+    return gal, path
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_boards_match_references(seed):  # SPEC §4.1, §4.3-§4.5
+    rng = random.Random(seed)
+    pool = [random_tile(rng, i) for i in range(40)] + [T(f"sun{i}", "SSSS") for i in range(4)]
+    rng.shuffle(pool)
+    b = Board()
+    starts = rng.sample([(c, r) for c in range(0, SIZE, 3) for r in range(0, SIZE, 3)], 3)
+    for sq in starts + [(starts[0][0], starts[0][1] + 1)]:   # two start tiles touch
+        if on_board(sq) and b.tile_at(sq) is None:
+            b.place(random_tile(rng, 100 + sq[0] * SIZE + sq[1]), sq, rng.randrange(4), setup=True)
+    gal, path = check_against_reference(b)
+    placed = 0
+    for tile in pool:
+        got = b.legal_placements(tile)
+        brute = [((c, r), rot) for r in range(SIZE) for c in range(SIZE) for rot in range(4)
+                 if ref_legal(b, tile, (c, r), rot)]
+        assert got == brute
+        assert set(b.frontier()) == {sq for sq in ((c, r) for c in range(SIZE) for r in range(SIZE))
+                                     if b.tile_at(sq) is None and any(
+                                         on_board(neighbour(sq, d)) and b.tile_at(neighbour(sq, d))
+                                         for d in range(4))}
+        if not got:
+            continue
+        sq, rot = rng.choice(got)
+        rep = b.place(tile, sq, rot)
+        placed += 1
+        new_gal, new_path = check_against_reference(b)
+        want_gal = {b.galaxy_rep(*n) for n, v in new_gal.items()
+                    if v[2] == "complete" and (n not in gal or gal[n][2] != "complete")}
+        want_done = {b.path_rep(*n) for n, v in new_path.items()
+                     if v[2] == "complete" and (n not in path or path[n][2] != "complete")}
+        want_ruin = {b.path_rep(*n) for n, v in new_path.items() if v[2] == "ruined" and (
+            (n in path and path[n][2] != "ruined") or all(m[0] == sq for m in v[0]))}
+        assert set(rep.completed_galaxies) == want_gal
+        assert set(rep.completed_paths) == want_done
+        assert set(rep.ruined_paths) == want_ruin
+        gal, path = new_gal, new_path
+    assert placed > 10
