@@ -82,8 +82,9 @@ def key_commitment(share: KeyShare, context: bytes) -> bytes:
 
 
 def publish_key_share(share: KeyShare, context: bytes, participant: str) -> PublishedKeyShare:
-    """Y_i with its proof of knowledge (2 base mults)."""
-    return PublishedKeyShare(share.public, proofs.prove_dlog(share.secret, proof_context(context, participant)))
+    """Y_i with its proof of knowledge (1 base mult)."""
+    proof = proofs.prove_dlog(share.secret, proof_context(context, participant), public=share.public)
+    return PublishedKeyShare(share.public, proof)
 
 
 def verify_key_share(published: PublishedKeyShare, context: bytes, participant: str) -> bytes:
@@ -130,10 +131,11 @@ class KeySetupRound:
     def add_commit(self, participant: str, commitment: bytes) -> None:
         self._round.add_commit(participant, commitment)
 
-    def add_reveal(self, participant: str, published: PublishedKeyShare) -> None:
+    def add_reveal(self, participant: str, published: PublishedKeyShare, *, own: bool = False) -> None:
+        """``own=True`` for the peer's own share, whose proof it need not check."""
         if participant not in self.participants:
             self._round.add_reveal(participant, published.public)  # raises UnknownParticipant
-        public = verify_key_share(published, self.context, participant)
+        public = published.public if own else verify_key_share(published, self.context, participant)
         self._round.add_reveal(participant, public)
         self._published[participant] = public
 
