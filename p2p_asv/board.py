@@ -188,16 +188,29 @@ class Board:
 
     def legal_placements(self, tile: Tile) -> list[tuple[Square, int]]:
         """Every legal (square, rotation), sorted by row, column, rotation. Only frontier
-        squares are tried; all four rotations are kept even when they look alike (SPEC §4.2)."""
+        squares are tried; all four rotations are kept even when they look alike (SPEC §4.2).
+        Same rules as can_place, without building the reasons."""
         controlled = frozenset(self.controlled_squares())
-        if is_sun(tile) and controlled:
-            candidates = controlled
-        else:
-            candidates = self._frontier
+        if is_sun(tile):
+            if controlled:
+                squares = sorted(controlled, key=square_order)
+            else:
+                squares = [sq for sq in sorted(self._frontier, key=square_order)
+                           if self._has_room(sq, self._new_sun_size(sq) - 1)]
+            return [(sq, r) for sq in squares for r in range(4)]
+        rotated = [tuple(tile.side(d, r) for d in range(4)) for r in range(4)]
         out = []
-        for sq in sorted(candidates, key=square_order):
+        for sq in sorted(self._frontier, key=square_order):
+            if sq in controlled:
+                continue
+            need = []  # (board side, code the neighbouring non-sun tile shows there)
+            for d in range(4):
+                other = self._tiles.get(neighbour(sq, d))
+                if other is not None and not is_sun(other.tile):
+                    need.append((d, other.tile.side(opposite(d), other.rotation)))
             for r in range(4):
-                if self._reason(tile, sq, r, controlled) is None:
+                sides = rotated[r]
+                if all(sides[d] == code for d, code in need):
                     out.append((sq, r))
         return out
 

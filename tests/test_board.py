@@ -560,6 +560,8 @@ def test_random_boards_match_references(seed):  # SPEC §4.1, §4.3-§4.5
         brute = [((c, r), rot) for r in range(SIZE) for c in range(SIZE) for rot in range(4)
                  if ref_legal(b, tile, (c, r), rot)]
         assert got == brute
+        assert brute == [((c, r), rot) for r in range(SIZE) for c in range(SIZE)
+                         for rot in range(4) if b.can_place(tile, (c, r), rot) is None]
         assert set(b.frontier()) == {sq for sq in ((c, r) for c in range(SIZE) for r in range(SIZE))
                                      if b.tile_at(sq) is None and any(
                                          on_board(neighbour(sq, d)) and b.tile_at(neighbour(sq, d))
