@@ -7,6 +7,8 @@ import sys
 
 # name -> module in cli/ that defines add_arguments(parser) and run(args) -> int
 COMMANDS = {
+    "selfplay": "cmd_selfplay",
+    "demo": "cmd_demo",
     "catalog": "cmd_catalog",
     "keygen": "cmd_keygen",
 }

@@ -181,12 +181,18 @@ def _do_kaygus(state: GameState, seat: int, action: PlayExplorer) -> None:
     state.players[seat].pile.append(action.name)
 
 
+def may_decline_discovery(state: GameState) -> bool:
+    """SPEC §7.1: a ship that lands on its owner's station may leave the planet there undiscovered."""
+    d = state.discovery
+    return d.stage == "planet" and d.planet[0] in state.players[d.discoverer].stations
+
+
 def do_pass(state: GameState, seat: int, action: Pass) -> None:
     d = state.discovery
-    require(d is not None and d.stage in ("environment", "life_form", "explorer"),
-            "there is nothing to pass on")
+    require(d is not None and (d.stage in ("environment", "life_form", "explorer")
+                               or may_decline_discovery(state)), "there is nothing to pass on")
     require(seat == polled_seat(state), "it is not your turn to answer")
-    if d.stage == "explorer":
+    if d.stage in ("explorer", "planet"):
         state.discovery = None
         return
     d.asked += 1

@@ -10,7 +10,8 @@ from . import actions as A
 from .cards import CARD_BY_NAME, CARDS, ENVIRONMENT, EXPLORER, LIFE_FORM, ON_OPPONENT_PLANET, PLANET
 from .chance import CHANCE_HANDLERS
 from .checks import require
-from .discovery import (DISCOVERY_ACTIONS, holds_planet_card, kaygus_target, polled_seat)
+from .discovery import (DISCOVERY_ACTIONS, holds_planet_card, kaygus_target,
+                        may_decline_discovery, polled_seat)
 from .errors import IllegalAction, MalformedAction, OutOfTurn
 from .movement import destinations, undiscovered_planets
 from .quests import QUEST_DECK
@@ -106,8 +107,9 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
 def _discovery_actions(state: GameState, view: PlayerView) -> list:
     d, seat = state.discovery, view.seat
     if d.stage == "planet":
-        return [A.Discover(h, n, i) for h, n in _hand(state, view, PLANET)
-                for i in undiscovered_planets(state, d.planet[0])]
+        return ([A.Discover(h, n, i) for h, n in _hand(state, view, PLANET)
+                 for i in undiscovered_planets(state, d.planet[0])]
+                + ([A.Pass()] if may_decline_discovery(state) else []))
     out = [A.Pass()]
     if d.stage == "environment":
         out += [A.PlayEnvironment(h, n) for h, n in _hand(state, view, ENVIRONMENT)]

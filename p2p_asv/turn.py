@@ -71,6 +71,7 @@ def after_tile_revealed(state: GameState, handle: int) -> None:
             quest = state.decks["quests"].pop(0)
             state.players[state.active].quests.append(quest)
             state.pending.append(ChanceRequest("deal", "quests", (quest,), seat=state.active))
+    _tiles_done(state)  # the piles may have run out with nothing left to place
 
 
 def _drawn_tile(state: GameState, handle: int):

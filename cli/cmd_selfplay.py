@@ -1,0 +1,40 @@
+"""Play complete games between bots in one process and print one JSON line per game."""
+from __future__ import annotations
+
+import json
+import sys
+
+from p2p_asv.bots import BOTS
+from p2p_asv.selfplay import play_game
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--players", type=int, default=4, choices=range(1, 5), metavar="N")
+    parser.add_argument("--games", type=int, default=1, metavar="G")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="seed of the first game; game i uses S+i")
+    parser.add_argument("--bots", default="greedy",
+                        help="comma-separated bot kinds by seat (random, greedy); one name fills every seat")
+    parser.add_argument("--json", action="store_true", help="one JSON object per game (default)")
+
+
+def bot_list(text: str, players: int) -> list[str]:
+    kinds = text.split(",")
+    if len(kinds) == 1:
+        kinds = kinds * players
+    for kind in kinds:
+        if kind not in BOTS:
+            raise SystemExit(f"asv selfplay: unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+    if len(kinds) != players:
+        raise SystemExit(f"asv selfplay: {len(kinds)} bots named for {players} seats")
+    return kinds
+
+
+def run(args) -> int:
+    kinds = bot_list(args.bots, args.players)
+    for i in range(args.games):
+        _, summary = play_game(args.players, args.seed + i, kinds)
+        keep = ("seed", "players", "turns", "events", "scores", "winner", "winners", "title",
+                "state_hash", "bots")
+        print(json.dumps({k: summary[k] for k in keep}, sort_keys=True), flush=True)
+    return 0
