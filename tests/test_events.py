@@ -292,3 +292,19 @@ def test_bogus_proofs_rejected():
 def test_chain_rejects_bad_game_id():
     with pytest.raises(ValueError):
         Chain(b"short")
+
+
+def test_signature_is_checked_before_game_id():
+    """SPEC §22.5: a forged event for another game is reported as forged, so WrongGame
+    always names a real signer."""
+    env = codec.encode(fields(game=OTHER_GAME))
+    wire = codec.encode({"e": env, "s": MALLORY.sign(EVENT_DOMAIN + env)})
+    with pytest.raises(ForgedSignature):
+        parse_event(wire, expected_game=GAME)
+
+
+def test_errors_are_one_family():
+    from protocol.errors import ProtocolError
+    for cls in (MalformedEvent, ForgedSignature, WrongGame, WrongAuthor, BrokenChain, OutOfOrder,
+                ReplayedEvent, Equivocation, InvalidProof, codec.CodecError):
+        assert issubclass(cls, ProtocolError)
