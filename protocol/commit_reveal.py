@@ -68,7 +68,7 @@ def fresh_value() -> bytes:
 
 
 def commit(value: bytes, context: bytes) -> bytes:
-    """SHA-256(lp(COMMIT_TAG, context, value)). ``value`` must carry >= 256 bits of entropy
+    """SHA-256(lp(COMMIT_TAG, context, value)) (SPEC §24.2). ``value`` must carry >= 256 bits of entropy
     (a fresh value or a fresh public key): the commitment has no separate blinding salt."""
     if not isinstance(value, (bytes, bytearray)) or len(value) < VALUE_BYTES:
         raise ValueError(f"committed value must be at least {VALUE_BYTES} bytes")
@@ -84,7 +84,7 @@ def opens(commitment: bytes, value: bytes, context: bytes) -> bool:
 
 
 def joint_value(reveals_in_seat_order: Sequence[bytes]) -> bytes:
-    """SHA-256(lp(JOINT_TAG, u32be(n), r_1, ..., r_n))."""
+    """SHA-256(lp(JOINT_TAG, u32be(n), r_1, ..., r_n)) (SPEC §24.4)."""
     if not reveals_in_seat_order:
         raise ValueError("joint value of no reveals")
     n = len(reveals_in_seat_order).to_bytes(4, "big")
@@ -185,7 +185,7 @@ class _Stream:
 
 
 def permutation_from_seed(seed: bytes, n: int) -> list[int]:
-    """Deterministic uniform permutation of range(n) from a joint value (SPEC §24.4).
+    """Deterministic uniform permutation of range(n) from a joint value (SPEC §24.5).
 
     Fisher-Yates from the top: for i = n-1 down to 1, j = below(i+1), swap items i and j.
     """

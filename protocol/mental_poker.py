@@ -60,7 +60,7 @@ class InvalidDecryptionShare(MentalPokerError):
 
 @dataclass(frozen=True)
 class DecryptionShare:
-    """D_i = x_i·C1 (32 bytes) || Chaum-Pedersen proof (64 bytes)."""
+    """D_i = x_i·C1 (32 bytes) || Chaum-Pedersen proof (64 bytes) (SPEC §25.6)."""
 
     share: bytes
     proof: proofs.Proof
@@ -134,7 +134,7 @@ def public_reveal(ct: Ciphertext, verified_shares: Sequence[bytes], table: CardT
 def verify_secret_shares(
     secrets_: Sequence[bytes], publics: Sequence[bytes], participants: Sequence[str],
 ) -> bytes:
-    """Check each opened x_i against its Y_i (1 base mult each); returns x = Σx_i."""
+    """Check each opened x_i against its Y_i (1 base mult each); returns x = Σx_i (SPEC §25.7)."""
     if not (len(secrets_) == len(publics) == len(participants)):
         raise ValueError("secrets, publics and participants must have the same length")
     total = g.scalar_from_int(0)

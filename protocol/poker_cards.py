@@ -1,4 +1,4 @@
-"""Card encoding and ElGamal ciphertexts for mental-poker decks (SPEC §25.3, §25.4).
+"""Card encoding and ElGamal ciphertexts for mental-poker decks (SPEC §25.4).
 
 A deck is a list of opaque, distinct identity labels (bytes or str) supplied by the
 caller. Each label maps to a public group element by hash_to_point; a ciphertext is an

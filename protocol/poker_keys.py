@@ -1,4 +1,4 @@
-"""Joint ElGamal key setup by commit-reveal with proofs of knowledge (SPEC §25.2).
+"""Joint ElGamal key setup by commit-reveal with proofs of knowledge (SPEC §25.3).
 
 Each player i draws a secret share x_i, commits to Y_i = x_i·G, and only when every
 commitment is in reveals Y_i with a Schnorr proof of knowledge bound to the round
@@ -112,7 +112,7 @@ def joint_public_key(publics: Sequence[bytes], participants: Sequence[str] | Non
 
 
 class KeySetupRound:
-    """Commit-reveal of the key shares among participants in seat order (SPEC §25.2).
+    """Commit-reveal of the key shares among participants in seat order (SPEC §25.3).
 
     Usage: every player sends key_commitment(own share); once all are in, every player
     sends publish_key_share(...); add_reveal checks the opening (CommitMismatch naming the

@@ -115,6 +115,23 @@ def test_hash_to_point_known_answer_and_domain_separation():
     assert g.hash_to_point(b"test-domainl", b"abel-1") != pt
 
 
+def test_hash_to_point_retries_past_the_identity(monkeypatch):
+    # from_uniform maps u = 0 to the identity; the counter loop must move on.
+    assert g._na.crypto_core_ed25519_from_uniform(bytes(32)) == g.IDENTITY
+    real = g._na.crypto_core_ed25519_from_uniform
+    calls = []
+
+    def first_gives_identity(u):
+        calls.append(u)
+        return g.IDENTITY if len(calls) == 1 else real(u)
+
+    monkeypatch.setattr(g._na, "crypto_core_ed25519_from_uniform", first_gives_identity)
+    pt = g.hash_to_point(b"test-domain", b"label-1")
+    assert len(calls) == 2 and calls[0] != calls[1]
+    counter1 = hashlib.sha512(g.lp(g.H2P_TAG, b"test-domain", b"label-1", (1).to_bytes(4, "big"))).digest()
+    assert pt == real(counter1[:32]) and g.validate_point(pt) == pt
+
+
 def test_lp_is_unambiguous():
     assert g.lp(b"ab", b"c") != g.lp(b"a", b"bc")
     assert g.lp(b"ab") == b"\x00\x00\x00\x02ab"

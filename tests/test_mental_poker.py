@@ -313,3 +313,17 @@ def test_opened_secret_that_does_not_match_names_player(shuffled):
         mp.verify_secret_shares(bad, publics, names)
     assert exc.value.participant == "bob"
     assert keys["ann"].secret.hex() not in repr(keys["ann"]) and str(keys["ann"].secret) not in repr(keys["ann"])
+
+
+def test_key_setup_own_share_and_strangers():
+    names = NAMES[:2]
+    keys = {n: mp.KeyShare.generate() for n in names}
+    rnd = mp.KeySetupRound(names, CTX)
+    for n in names:
+        rnd.add_commit(n, mp.key_commitment(keys[n], CTX))
+    rnd.add_reveal("ann", mp.publish_key_share(keys["ann"], CTX, "ann"), own=True)
+    rnd.add_reveal("bob", mp.publish_key_share(keys["bob"], CTX, "bob"))
+    assert rnd.public_shares() == [keys["ann"].public, keys["bob"].public]
+    assert rnd.joint_key() == g.add(keys["ann"].public, keys["bob"].public)
+    with pytest.raises(cr.UnknownParticipant):
+        rnd.add_reveal("eve", mp.publish_key_share(mp.KeyShare.generate(), CTX, "eve"))
