@@ -19,7 +19,7 @@ demo: $(STAMP)
 	$(BIN)/asv demo --players 4
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+	for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
