@@ -110,6 +110,15 @@ class ScoreStation:
 
 
 @dataclass(frozen=True, order=True)
+class ScoreQuest:
+    card: int                                  # a quest handle the seat holds
+    name: str
+
+    def text(self) -> str:
+        return f"quest #{self.card}:{slug(self.name)}"
+
+
+@dataclass(frozen=True, order=True)
 class Move:
     ship: int
     square: Square
@@ -211,7 +220,7 @@ class ChanceDeal:
 
 CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
 Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
-          | PlaceStation | PlacePirate | ScoreStation | Move | Discover | PlayEnvironment
+          | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | PlayEnvironment
           | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Next | ChanceShuffle
           | ChanceReveal | ChanceDeal)
 
@@ -309,6 +318,9 @@ def parse(text: str, resolve_name=None):
         if verb == "score-station":
             _expect(args, 1, verb)
             return ScoreStation(_square(args[0]))
+        if verb == "quest":
+            _expect(args, 1, verb)
+            return ScoreQuest(*_named(args[0], resolve))
         if verb == "move":
             _expect(args, 2, verb)
             return Move(_ship(args[0]), _square(args[1]))

@@ -76,6 +76,8 @@ class GreedyBot:
                 return len(state.board.galaxy_squares(sq, part))
             case A.PlacePirate():
                 return 2
+            case A.ScoreQuest():
+                return 60
             case A.ScoreStation(square=sq):
                 return 20 + state.board.station_value(sq)
             case A.DrawCard(deck=deck):

@@ -14,6 +14,7 @@ from .discovery import (DISCOVERY_ACTIONS, holds_planet_card, kaygus_target,
                         may_decline_discovery, polled_seat)
 from .errors import IllegalAction, MalformedAction, OutOfTurn
 from .movement import destinations, undiscovered_planets
+from .quest_rules import do_score_quest, scorable_quests
 from .quests import QUEST_DECK
 from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState)
 from .tiles import TILE_BY_ID
@@ -80,7 +81,8 @@ def _do_next(state: GameState, seat: int, action: A.Next) -> None:
     advance(state)
 
 
-_PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, A.Next: _do_next}
+_PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, A.Next: _do_next,
+                    A.ScoreQuest: do_score_quest}
 
 
 # -- legal actions (SPEC §11.2) -------------------------------------------------------------------
@@ -135,13 +137,15 @@ def _tiles(state: GameState, view: PlayerView) -> list:
     return out
 
 
-def _stations_to_score(state: GameState, seat: int) -> list:
-    return [A.ScoreStation(sq) for sq in state.players[seat].stations if state.board.surrounded(sq)]
+def _free_actions(state: GameState, view: PlayerView) -> list:
+    """SPEC §6.6: scoring a surrounded station or a completed quest, in phases 2-5."""
+    return ([A.ScoreStation(sq) for sq in state.players[view.seat].stations
+             if state.board.surrounded(sq)] + scorable_quests(state, view.seat, view))
 
 
 def _pieces(state: GameState, view: PlayerView) -> list:
     seat, player = view.seat, state.players[view.seat]
-    out = [A.Next()] + _stations_to_score(state, seat)
+    out = [A.Next()] + _free_actions(state, view)
     ships = state.ships_of(seat)
     for h, n in _hand(state, view, "space_ship"):
         card = CARD_BY_NAME[n]
@@ -178,7 +182,7 @@ def _pieces(state: GameState, view: PlayerView) -> list:
 
 def _moves(state: GameState, view: PlayerView) -> list:
     seat = view.seat
-    out = [A.Next()] + _stations_to_score(state, seat)
+    out = [A.Next()] + _free_actions(state, view)
     if not state.moved:
         may_discover = holds_planet_card(state, seat, view)
         for ship in state.ships_of(seat):
@@ -190,12 +194,12 @@ def _moves(state: GameState, view: PlayerView) -> list:
 
 
 def _discards(state: GameState, view: PlayerView) -> list:
-    return ([A.Next()] + _stations_to_score(state, view.seat)
+    return ([A.Next()] + _free_actions(state, view)
             + [A.Discard((h,)) for h in state.players[view.seat].hand])
 
 
 def _refills(state: GameState, view: PlayerView) -> list:
-    return ([A.Next()] + _stations_to_score(state, view.seat)
+    return ([A.Next()] + _free_actions(state, view)
             + [A.DrawCard(d) for d in A.DECKS if can_draw(state, view.seat, d)])
 
 
