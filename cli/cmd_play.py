@@ -1,0 +1,59 @@
+"""Play Amazing Space Venture in the terminal: your seat against bots (the REPL seat)."""
+from __future__ import annotations
+
+import secrets
+import sys
+
+from p2p_asv.bots import BOTS
+from p2p_asv.geometry import COLOURS, seat_colours
+
+from .local_game import LocalGame
+from .repl import Repl, default_history
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--players", type=int, default=2, choices=range(1, 5), metavar="N",
+                        help="seats in the game, 1-4 (default 2)")
+    parser.add_argument("--seat", default="0", metavar="K",
+                        help="your seat: 0..N-1 (0 moves first) or a colour (default 0)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="seed of the deals and the bots (default: random, printed)")
+    parser.add_argument("--bots", default="greedy",
+                        help=f"bot kind for the other seats ({', '.join(BOTS)}); "
+                             "or a comma-separated list, one per other seat")
+    parser.add_argument("--no-color", action="store_true", help="plain text, no colours")
+
+
+def seat_number(text: str, players: int) -> int:
+    colours = seat_colours(players)
+    if text.lower() in colours:
+        return colours.index(text.lower())
+    if text.isdigit() and int(text) < players:
+        return int(text)
+    if text.lower() in COLOURS:
+        raise SystemExit(f"asv play: {text} is not at the table with {players} players "
+                         f"(colours: {', '.join(colours)})")
+    raise SystemExit(f"asv play: --seat must be 0..{players - 1} or one of {', '.join(colours)}")
+
+
+def bot_kinds(text: str, players: int, seat: int) -> list[str | None]:
+    names = text.split(",")
+    if len(names) == 1:
+        names = names * (players - 1)
+    if len(names) != players - 1:
+        raise SystemExit(f"asv play: {len(names)} bots named for {players - 1} other seats")
+    for name in names:
+        if name not in BOTS:
+            raise SystemExit(f"asv play: unknown bot {name!r}; choose from {', '.join(BOTS)}")
+    kinds: list[str | None] = list(names)
+    kinds.insert(seat, None)
+    return kinds
+
+
+def run(args) -> int:
+    seat = seat_number(args.seat, args.players)
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    driver = LocalGame(args.players, seat, seed, bot_kinds(args.bots, args.players, seat))
+    print(f"seed {seed} (replay this game with --seed {seed})")
+    repl = Repl(driver, color=not args.no_color and sys.stdout.isatty(), history=default_history())
+    return repl.run()

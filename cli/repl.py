@@ -1,0 +1,398 @@
+"""The REPL seat (issue 4 item 5): a prompt_toolkit loop that turns typed notation into actions.
+
+The game source is a SeatDriver: the local driver (cli.local_game) runs bots and a local
+dealer in this process; a network driver can implement the same few methods. The REPL holds
+no rules: it parses with engine.parse_action, offers engine.legal_actions for completion and
+prints what the engine says when it refuses an action.
+"""
+from __future__ import annotations
+
+import os
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Protocol
+
+from prompt_toolkit import PromptSession, print_formatted_text
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+from p2p_asv import actions as A
+from p2p_asv.cards import CARD_BY_NAME, CARDS, UnknownCard, lookup
+from p2p_asv.endgame import result
+from p2p_asv.errors import EngineError
+from p2p_asv.engine import NAMES_BY_SLUG, parse_action
+from p2p_asv.geometry import SIDE_NAMES, parse_square, square_name
+from p2p_asv.quests import QUEST_DECK, quest
+from p2p_asv.state import CHANCE, GameState
+from p2p_asv.tiles import TILE_BY_ID, distinct_rotations, shown_sides
+from p2p_asv.view import PlayerView
+
+from . import render
+
+
+@dataclass(frozen=True)
+class Happened:
+    """One event applied by someone else: seat CHANCE (-1) for a deck operation."""
+    seat: int
+    action: object
+
+
+class SeatDriver(Protocol):
+    """What the REPL needs from a game source (local bots now, network peers later)."""
+    seat: int
+    labels: list[str]            # who sits in each seat, e.g. "you", "greedy bot", a peer name
+
+    def state(self) -> GameState: ...
+    def view(self) -> PlayerView: ...
+    def legal(self) -> list: ...                    # legal actions of this seat now
+    def submit(self, action) -> None: ...           # raises EngineError; state kept on refusal
+    def wait_for_turn(self) -> list[Happened]: ...  # until this seat is due or the game is over
+    def is_over(self) -> bool: ...
+
+
+COMMANDS = {
+    "help": "help                list commands and the action notation\n"
+            "help NAME           a card's effect (e.g. help water), a tile id or a special quest",
+    "board": "board               draw the board",
+    "hand": "hand                your cards, quests and the tiles you still have to place",
+    "scores": "scores              scores, hands, ships and pieces of every seat",
+    "legal": "legal [PREFIX]      the actions you may take now (those starting with PREFIX),\n"
+             "                    numbered; type a number to play one",
+    "look": "look SQUARE         what is on a square, e.g. look D-4\n"
+            "look #T             a drawn tile's sides in each rotation, e.g. look #12",
+    "quit": "quit                leave the game (also Ctrl-D)",
+}
+
+NOTATION = """\
+Actions (type them, or press Tab to complete the legal ones):
+  draw-tile N              draw a tile from pile N (1-4)             phase 1
+  place #T SQ rR           place drawn tile #T on square SQ turned R quarter turns clockwise
+  scrap #T                 put aside a drawn tile that fits nowhere
+  ship #C:name SQ          a new ship from card #C on a home square  phase 2
+  upgrade sN #C:name       replace ship sN by a bigger ship card
+  extra sN #C:name         attach a ship extra to ship sN
+  probe SQ/P  station SQ  pirate SQ/P   place a piece on a tile placed this turn (P: galaxy or path part)
+  score-station SQ         score a surrounded station now
+  move sN SQ               move ship sN                              phase 3
+  discover #C:name P       play a planet card on planet P of the tile your ship reached
+  env #C:name  life #C:name [#C:name ...]  explorer #C:name  pass     during a discovery
+  discard #C               discard a card                            phase 4
+  draw refuel | draw port  draw a card                               phase 5
+  next                     end this phase (in phase 5: end your turn)
+Squares are like D-4 (column A-M, row 1-13); cards and tiles are named by handle (#12)."""
+
+
+LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
+
+
+class ActionCompleter(Completer):
+    """Completes the whole line to a legal action (or a command, or a card name after help)."""
+
+    def __init__(self, driver: SeatDriver) -> None:
+        self.driver = driver
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        typed = document.text_before_cursor
+        low = typed.lstrip().lower()
+        start = -len(typed)
+        if low.startswith("help "):
+            word = low[5:].strip()
+            for card in CARDS:
+                if card.name.lower().startswith(word):
+                    yield Completion(f"help {card.name}", start, display=card.name,
+                                     display_meta=card.category.replace("_", " "))
+            return
+        state = self.driver.state()
+        for action in self.driver.legal():
+            text = action.text()
+            if text.startswith(low):
+                yield Completion(text, start, display_meta=_meta(state, action))
+        for name in COMMANDS:
+            if name.startswith(low) and low:
+                yield Completion(name, start, display_meta="command")
+
+
+def _meta(state: GameState, action) -> str:
+    """A short note shown next to a completion: the tile a handle names, if public."""
+    handle = getattr(action, "tile", None)
+    return state.names.get(handle, "") if isinstance(handle, int) else ""
+
+
+def default_history(testing: bool = False) -> History:
+    """FileHistory under ~/.config/asv (or $XDG_CONFIG_HOME/asv) unless testing."""
+    if testing:
+        return InMemoryHistory()
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "asv"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        return FileHistory(str(base / "play_history"))
+    except OSError:
+        return InMemoryHistory()
+
+
+class Repl:
+    def __init__(self, driver: SeatDriver, *, color: bool = True, input=None, output=None,
+                 history: History | None = None) -> None:
+        self.driver = driver
+        self.color = color
+        self.output = output
+        self.transcript: list[str] = []     # plain text of everything said, for tests and logs
+        self._shown_board = ""
+        self.session = PromptSession(
+            input=input, output=output, history=history or InMemoryHistory(),
+            completer=ActionCompleter(driver), complete_while_typing=False,
+            bottom_toolbar=self._toolbar)
+
+    # -- output --------------------------------------------------------------------------------
+    def say(self, text: FormattedText | str, style: str = "") -> None:
+        ft = FormattedText([(style, text + "\n")]) if isinstance(text, str) else text
+        plain = render.plain(ft)
+        self.transcript.append(plain.rstrip("\n"))
+        if self.color:
+            print_formatted_text(ft, end="", output=self.output)
+        else:
+            print_formatted_text(plain, end="", output=self.output)
+
+    def _toolbar(self):
+        ft = render.toolbar(self.driver.state(), self.driver.view())
+        return ft if self.color else render.plain(ft)
+
+    def show_board(self) -> None:
+        state = self.driver.state()
+        ft = render.board(state, tuple(state.placed_this_turn))
+        self._shown_board = render.plain(ft)
+        self.say(ft)
+
+    def _prompt_text(self) -> str:
+        state = self.driver.state()
+        return f"{state.players[self.driver.seat].colour} {render.phase_text(state)}> "
+
+    # -- the loop ------------------------------------------------------------------------------
+    def read_line(self) -> str:
+        return self.session.prompt(self._prompt_text())
+
+    def run(self) -> int:
+        state = self.driver.state()
+        seats = ", ".join(f"{p.colour}: {self.driver.labels[p.seat]}" for p in state.players)
+        self.say(f"Amazing Space Venture, {len(state.players)} players ({seats}). "
+                 "Type help for commands, Tab to complete actions.", "bold")
+        self.catch_up()
+        while not self.driver.is_over():
+            if render.plain(render.board(self.driver.state(), tuple(self.driver.state().placed_this_turn))) \
+                    != self._shown_board:
+                self.show_board()
+            try:
+                line = self.read_line()
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                self.say("bye")
+                return 0
+            if not self.handle(line):
+                self.say("left the game")
+                return 0
+        self.finish()
+        return 0
+
+    def finish(self) -> None:
+        state = self.driver.state()
+        self.show_board()
+        self.say(render.final(state, result(state)))
+
+    def catch_up(self) -> None:
+        """Let the others play until this seat is due, with a line for each event."""
+        for event in self.driver.wait_for_turn():
+            line = self.describe(event)
+            if line:
+                self.say(line)
+
+    def describe(self, event: Happened) -> FormattedText | None:
+        state, seat = self.driver.state(), self.driver.seat
+        action = event.action
+        if event.seat != CHANCE:
+            colour = state.players[event.seat].colour
+            note = _meta(state, action)
+            return FormattedText([(render.STYLE[colour] + " bold", f"{colour}"),
+                                  ("", f" ({self.driver.labels[event.seat]}): {action.text()}"
+                                       + (f"  [{note}]" if note else "") + "\n")])
+        dim = render.DIM
+        if isinstance(action, A.ChanceShuffle):
+            return FormattedText([(dim, f"  (the {action.deck} deck is shuffled)\n")])
+        if isinstance(action, A.ChanceReveal):
+            names = ", ".join(f"#{h} {render.card_line(n)}" for h, n in action.cards)
+            return FormattedText([(dim, f"  revealed: {names}\n")])
+        if isinstance(action, A.ChanceDeal):
+            if action.seat == seat:
+                view = self.driver.view()
+                names = ", ".join(f"#{h} {view.name_of(h, state.names) or '?'}" for h in action.cards)
+                return FormattedText([("bold", f"  you receive: {names}\n")])
+            colour = state.players[action.seat].colour
+            return FormattedText([(dim, f"  {colour} receives {len(action.cards)} hidden card(s)\n")])
+        return None
+
+    # -- one line of input ---------------------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        """Do what one typed line asks; False to leave the game. Never raises for bad input."""
+        text = line.strip()
+        if not text:
+            return True
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        if word in ("quit", "exit"):
+            return False
+        if word == "help":
+            self.help(rest.strip())
+        elif word == "board":
+            self.show_board()
+        elif word == "hand":
+            self.say(render.hand(self.driver.state(), self.driver.view()))
+        elif word == "scores":
+            self.say(render.scores(self.driver.state()))
+        elif word == "legal":
+            self.list_legal(rest.strip())
+        elif word == "look":
+            self.look(rest.strip())
+        elif text.isdigit():
+            legal = self.driver.legal()
+            n = int(text)
+            if not 1 <= n <= len(legal):
+                self.say(f"no legal action number {n} (type legal to list them)", "fg:ansired")
+            else:
+                self.play(legal[n - 1])
+        else:
+            try:
+                action = parse_action(text)
+            except EngineError as exc:
+                self.refused(exc)
+                return True
+            self.play(action)
+        return True
+
+    def play(self, action) -> None:
+        try:
+            self.driver.submit(action)
+        except EngineError as exc:
+            self.refused(exc)
+            return
+        except Exception as exc:  # an engine bug: say so, the driver kept the state
+            self.say(f"internal error, state unchanged: {type(exc).__name__}: {exc}", "fg:ansired bold")
+            return
+        self.say(f"you: {action.text()}", "bold")
+        self.catch_up()
+
+    def refused(self, exc: EngineError) -> None:
+        kind = {"MalformedAction": "not understood", "OutOfTurn": "not your move",
+                "IllegalAction": "not allowed"}.get(type(exc).__name__, "refused")
+        self.say(f"{kind}: {exc}", "fg:ansired")
+
+    def list_legal(self, prefix: str = "") -> None:
+        """Numbered legal actions starting with `prefix`; a long list is grouped by its first
+        two words (e.g. every square and rotation for one tile) to fit on a screen."""
+        legal = self.driver.legal()
+        if not legal:
+            self.say("nothing to do now: it is not your move")
+            return
+        state = self.driver.state()
+        shown = [(i, a) for i, a in enumerate(legal, 1) if a.text().startswith(prefix)]
+        if not shown:
+            self.say(f"no legal action starts with {prefix!r}")
+        elif prefix or len(shown) <= LEGAL_LIST_LIMIT:
+            for i, action in shown:
+                note = _meta(state, action)
+                self.say(f"{i:>3}. {action.text()}" + (f"   [{note}]" if note else ""))
+        else:
+            groups: dict[str, dict[str, list[str]]] = {}
+            notes: dict[str, str] = {}
+            for _, action in shown:
+                words = action.text().split()
+                key = " ".join(words[:2])
+                notes.setdefault(key, _meta(state, action))
+                groups.setdefault(key, {}).setdefault(" ".join(words[2:3]), []).extend(words[3:])
+            for key, subs in groups.items():
+                # a no-break space keeps "D-9 r0/r1" together when the line is wrapped
+                items = "  ".join((f"{sub}\u00a0{'/'.join(rest)}" if rest else sub).strip()
+                                  for sub, rest in subs.items())
+                head = f"{key}" + (f" [{notes[key]}]" if notes[key] else "") + ": "
+                self.say(textwrap.fill(items, width=100, initial_indent=head, subsequent_indent="      ",
+                                       break_on_hyphens=False).replace("\u00a0", " "))
+            self.say(f"({len(shown)} actions; type legal PREFIX, e.g. legal {next(iter(groups))}, "
+                     "for a numbered list, or Tab to complete)")
+
+    def help(self, topic: str) -> None:
+        if not topic:
+            self.say("Commands:", "bold")
+            for text in COMMANDS.values():
+                self.say("  " + text.replace("\n", "\n  "))
+            self.say(NOTATION)
+            return
+        name = NAMES_BY_SLUG.get(A.slug(topic))
+        if name is None:
+            try:
+                name = lookup(topic).name
+            except UnknownCard as exc:
+                self.say(f"no help on {topic!r}: {exc}", "fg:ansired")
+                return
+        if name in QUEST_DECK:
+            q = quest(name)
+            self.say(f"{q.name} (special quest): {q.description}")
+            return
+        if name not in CARD_BY_NAME:
+            t = TILE_BY_ID[name]
+            self.say(f"tile {t.id} ({t.kind}, {t.copies} in the game): {t.note}")
+            return
+        card = CARD_BY_NAME[name]
+        self.say(render.card_line(card.name), "bold")
+        self.say("  " + (card.effect or "no special effect"))
+
+    def look(self, where: str) -> None:
+        if where.startswith("#"):
+            self.look_tile(where)
+            return
+        try:
+            sq = parse_square(where)
+        except ValueError as exc:
+            self.say(str(exc), "fg:ansired")
+            return
+        state = self.driver.state()
+        placed = state.board.tile_at(sq)
+        if placed is None:
+            self.say(f"{square_name(sq)}: empty")
+        else:
+            self.say(f"{square_name(sq)}: {placed.tile.id} turned r{placed.rotation} - {placed.tile.note}")
+            for i, value in enumerate(placed.tile.planets):
+                record = state.planets.get((sq, i))
+                owner = "undiscovered" if record is None else (
+                    f"owned by {state.players[record.owner].colour}"
+                    + (f", cards {', '.join(record.cards)}" if record.cards else ""))
+                self.say(f"  planet {i} worth {value}: {owner}")
+        for ship in state.ships.values():
+            if ship.square == sq:
+                self.say(f"  ship s{ship.id} of {state.players[ship.owner].colour}: {ship.name}"
+                         + (f" with {', '.join(ship.extras)}" if ship.extras else ""))
+        for p in state.players:
+            for s in p.stations:
+                if s == sq:
+                    self.say(f"  station of {p.colour}")
+            for s, part in p.probes:
+                if s == sq:
+                    self.say(f"  probe of {p.colour} on galaxy part {part}")
+            for s, seg in p.pirates:
+                if s == sq:
+                    self.say(f"  pirate of {p.colour} on path {seg}")
+
+    def look_tile(self, token: str) -> None:
+        """A drawn tile's sides in each of its distinct rotations (what `place ... rR` shows)."""
+        state = self.driver.state()
+        name = state.names.get(int(token[1:])) if token[1:].isdigit() else None
+        if name not in TILE_BY_ID:
+            self.say(f"{token} is not a revealed tile", "fg:ansired")
+            return
+        tile = TILE_BY_ID[name]
+        self.say(f"{token} {tile.id}: {tile.note}")
+        words = {"D": "deep", "G": "galaxy", "P": "path", "S": "sun"}
+        for r in distinct_rotations(tile):
+            sides = shown_sides(tile, r)
+            self.say(f"  r{r}: " + "  ".join(f"{SIDE_NAMES[i]} {words[x]}" for i, x in enumerate(sides)))
