@@ -1,0 +1,157 @@
+"""Amazing Space Venture behind the session's GameRules interface (SPEC §27).
+
+The only module that knows both protocol/ and p2p_asv/. Card labels on the public card
+table are "card:<name>", "tile:<tile id>" and "quest:<name>", so no two decks share a
+label and a card of one deck can never pass for another.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from p2p_asv import actions as A
+from p2p_asv import engine
+from p2p_asv.bots import BOTS
+from p2p_asv.cards import REFUEL_DECK, SPACE_PORT_DECK, STARTING_SHIP
+from p2p_asv.endgame import result
+from p2p_asv.errors import EngineError
+from p2p_asv.geometry import COLUMNS, SIZE, seat_colours, square_name
+from p2p_asv.quests import QUEST_DECK
+from p2p_asv.setup import new_game
+from p2p_asv.state import CHANCE as ENGINE_CHANCE
+from p2p_asv.state import GameState
+from p2p_asv.tiles import SPACE_TILES
+from p2p_asv.view import PlayerView
+from protocol.game_rules import CHANCE, DeckRequest, GameRuleError
+
+__all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of", "bot_agent", "render_board"]
+
+RULES_NAME = "amazing-space-venture/1"
+PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest"}
+assert ENGINE_CHANCE == CHANCE
+
+# Action types that play a card from the hand, naming it (SPEC §27.3).
+_NAMED = (A.NewShip, A.Upgrade, A.AttachExtra, A.Discover, A.PlayEnvironment, A.PlayExplorer)
+
+
+def label_for(deck: str, name: str) -> str:
+    return f"{PREFIX[deck]}:{name}"
+
+
+def name_of(label: str) -> tuple[str, str]:
+    """(prefix, name) of a label."""
+    prefix, _, name = label.partition(":")
+    return prefix, name
+
+
+def _parse(text: str):
+    try:
+        action = engine.parse_action(text)
+    except EngineError as exc:
+        raise GameRuleError(str(exc)) from None
+    if action.text() != text:  # one action, one text: logs stay canonical
+        raise GameRuleError(f"{text!r} is not in canonical notation ({action.text()!r})")
+    return action
+
+
+class AsvRules:
+    name = RULES_NAME
+
+    def new_state(self, players: int, config: dict) -> GameState:
+        if config:
+            raise GameRuleError(f"no game options are supported yet, got {sorted(config)}")
+        try:
+            return new_game(players)
+        except ValueError as exc:
+            raise GameRuleError(str(exc)) from None
+
+    def to_move(self, state: GameState) -> int | None:
+        return engine.to_move(state)
+
+    def pending_chance(self, state: GameState) -> DeckRequest:
+        r = engine.chance_request(state)
+        labels = None if r.contents is None else tuple(label_for(r.deck, n) for n in r.contents)
+        return DeckRequest(r.kind, r.deck, tuple(r.handles), r.seat, labels,
+                           None if r.source is None else tuple(r.source))
+
+    def apply_action(self, state: GameState, seat: int, text: str) -> None:
+        action = _parse(text)
+        try:
+            engine.apply(state, seat, action)
+        except EngineError as exc:
+            raise GameRuleError(str(exc)) from None
+
+    def chance_outcome(self, state: GameState, request: DeckRequest,
+                       revealed: Sequence[tuple[int, str]]) -> str:
+        if request.kind == "shuffle":
+            return A.ChanceShuffle(request.deck).text()
+        if request.kind == "deal":
+            return A.ChanceDeal(request.seat, request.handles).text()
+        cards = []
+        for handle, label in revealed:
+            prefix, name = name_of(label)
+            if prefix != PREFIX[request.deck]:
+                raise GameRuleError(f"#{handle} of {request.deck} is a {prefix}, not a {PREFIX[request.deck]}")
+            cards.append((handle, name))
+        return A.ChanceReveal(tuple(cards)).text()
+
+    def revealed_cards(self, state: GameState, seat: int, text: str) -> list[tuple[int, str]]:
+        action = _parse(text)
+        if isinstance(action, _NAMED):
+            named = [(action.card, action.name)]
+        elif isinstance(action, A.PlayLifeForms):
+            named = list(action.cards)
+        else:
+            return []
+        return [(h, label_for("refuel", n)) for h, n in named if h not in state.names]
+
+    def state_hash(self, state: GameState) -> bytes:
+        return bytes.fromhex(state.hash())
+
+    def deck_labels(self) -> tuple[str, ...]:
+        cards = sorted(set(REFUEL_DECK) | set(SPACE_PORT_DECK) | {STARTING_SHIP})
+        return (tuple(label_for("refuel", n) for n in cards)
+                + tuple(label_for("tiles", t) for t in sorted(set(SPACE_TILES)))
+                + tuple(label_for("quests", q) for q in sorted(set(QUEST_DECK))))
+
+    def result(self, state: GameState) -> dict:
+        return result(state)
+
+    def new_view(self, seat: int) -> PlayerView:
+        return PlayerView(seat)
+
+    def learn(self, view: PlayerView, handle: int, label: str) -> None:
+        prefix, name = name_of(label)
+        if prefix in ("card", "quest"):  # a misplaced tile label teaches nothing; the audit names it
+            view.learn(handle, name)
+
+
+def bot_agent(kind: str, seed: str):
+    """An Agent for the session: the named bot picks from its own view's legal actions."""
+    bot = BOTS[kind](seed)
+    return lambda state, view: bot.choose(state, view).text()
+
+
+def render_board(state: GameState) -> str:
+    """A 13×13 text grid: tile id per square (first 5 characters), then pieces and scores."""
+    colours = seat_colours(len(state.players))
+    lines = ["      " + "".join(f"{c:<6}" for c in COLUMNS[:SIZE])]
+    for row in range(SIZE):
+        cells = []
+        for col in range(SIZE):
+            placed = state.board.tile_at((col, row))
+            cells.append(f"{placed.tile.id[:5]:<6}" if placed else ".     ")
+        lines.append(f"{row + 1:>4}  " + "".join(cells))
+    lines.append("")
+    for (sq, part), rec in sorted(state.planets.items()):
+        kind = "home planet" if rec.home else "planet"
+        lines.append(f"{kind} {square_name(sq)}/{part}: {colours[rec.owner]}"
+                     + (f" ({', '.join(rec.cards)})" if rec.cards else ""))
+    for _, ship in sorted(state.ships.items()):
+        lines.append(f"ship s{ship.id} {ship.name} of {colours[ship.owner]} at {square_name(ship.square)}")
+    for p in state.players:
+        pieces = ([f"probe {square_name(sq)}/{i}" for sq, i in p.probes]
+                  + [f"station {square_name(sq)}" for sq in p.stations]
+                  + [f"pirate {square_name(sq)}/{i}" for sq, i in p.pirates])
+        lines.append(f"{colours[p.seat]:<7} score {p.score:>3}  hand {len(p.hand):>2}  "
+                     + ("  ".join(pieces) if pieces else "no pieces"))
+    return "\n".join(lines)

@@ -1,0 +1,87 @@
+"""The small typed interface through which the session drives a game (SPEC §26.1).
+
+The session knows nothing of the game: it asks who moves, what deck operation is due,
+what hidden cards an action claims, and applies action texts. A game adapter (for
+Amazing Space Venture: cli/asv_adapter.py) implements GameRules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, Sequence
+
+__all__ = ["CHANCE", "DeckRequest", "GameRules", "GameRuleError", "Agent"]
+
+CHANCE = -1   # to_move() value while a deck operation (a chance node) is due
+
+
+class GameRuleError(ValueError):
+    """Raised by a GameRules implementation when the game refuses an action text."""
+
+
+@dataclass(frozen=True)
+class DeckRequest:
+    """One deck operation the game waits for (SPEC §26.4).
+
+    kind "shuffle": `handles` (fresh) are filled by shuffling either the public `labels`
+    (a new deck) or the cards now under the `source` handles (a reshuffle).
+    kind "reveal": the cards under `handles` become public.
+    kind "deal": the cards under `handles` are revealed to `seat` alone.
+    """
+    kind: str
+    deck: str
+    handles: tuple[int, ...]
+    seat: int | None = None
+    labels: tuple[str, ...] | None = None
+    source: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("shuffle", "reveal", "deal"):
+            raise ValueError(f"unknown deck request kind {self.kind!r}")
+        if self.kind == "deal" and self.seat is None:
+            raise ValueError("a deal names the receiving seat")
+        if self.kind == "shuffle":
+            n = len(self.labels) if self.labels is not None else len(self.source or ())
+            if (self.labels is None) == (self.source is None) or n != len(self.handles):
+                raise ValueError("a shuffle fills its handles from labels or from source handles")
+
+
+# An agent picks the next action text for its seat from the public state and its own view.
+Agent = Callable[[Any, Any], str]
+
+
+class GameRules(Protocol):
+    """What the session needs from a game. States and views are opaque to the session;
+    the session mutates a state only through apply_action."""
+
+    name: str
+
+    def new_state(self, players: int, config: dict) -> Any: ...
+
+    def to_move(self, state: Any) -> int | None:
+        """The seat to act, CHANCE while a deck operation is due, None when over."""
+
+    def pending_chance(self, state: Any) -> DeckRequest: ...
+
+    def apply_action(self, state: Any, seat: int, text: str) -> None:
+        """Apply one action (seat CHANCE for outcomes); raise GameRuleError if refused,
+        leaving the state unchanged."""
+
+    def chance_outcome(self, state: Any, request: DeckRequest,
+                       revealed: Sequence[tuple[int, str]]) -> str:
+        """The action text that completes `request`; `revealed` holds (handle, label)
+        for a public reveal and is empty otherwise."""
+
+    def revealed_cards(self, state: Any, seat: int, text: str) -> list[tuple[int, str]]:
+        """(handle, label) of every hidden card the action claims to play; the session
+        demands a proof for each. Raise GameRuleError for unparsable text."""
+
+    def state_hash(self, state: Any) -> bytes: ...
+
+    def deck_labels(self) -> Sequence[str]:
+        """Every distinct label any card of any deck can carry (the public card table)."""
+
+    def result(self, state: Any) -> dict: ...
+
+    def new_view(self, seat: int) -> Any: ...
+
+    def learn(self, view: Any, handle: int, label: str) -> None: ...

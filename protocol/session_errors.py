@@ -1,0 +1,76 @@
+"""Typed errors of the lockstep session (SPEC §26.8).
+
+Every rejection of an event is an EventError (SPEC §22): it names the height, the author
+and the reason, so a peer, a test or `asv verify` can say who broke what. The audit's
+failure names the culprit's shuffle or claim record, not the event that ended the game.
+"""
+from __future__ import annotations
+
+from protocol.errors import EventError
+
+__all__ = [
+    "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare",
+    "BadShuffle", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
+    "StateHashMismatch", "DeckCorrupted", "AuditFailed", "SessionHalted",
+]
+
+
+class SessionError(EventError):
+    """An event that is well signed and chained but breaks the session's rules."""
+
+
+class UnexpectedKind(SessionError):
+    """The event's kind is not the one the session waits for at this height."""
+
+
+class BadBody(SessionError):
+    """The body misses fields, has unknown ones, or a field has the wrong type or size."""
+
+
+class OpeningMismatch(SessionError):
+    """A reveal does not open its commitment (seat order, key share) or an opened secret
+    does not match what was published."""
+
+
+class BadKeyShare(SessionError):
+    """A published key share or its proof of knowledge does not verify."""
+
+
+class BadShuffle(SessionError):
+    """A shuffled deck has the wrong size or holds an invalid (non-canonical, small-order,
+    identity) point."""
+
+
+class BadShare(SessionError):
+    """A decryption share has an invalid point or its Chaum-Pedersen proof fails."""
+
+
+class CardNotHeld(SessionError):
+    """An action claims a hidden card that was never dealt to its author."""
+
+
+class ClaimMismatch(SessionError):
+    """A claimed card identity does not match what the handle's ciphertext opens to."""
+
+
+class IllegalMove(SessionError):
+    """The game's rules refuse the action (the rules' reason is in the message)."""
+
+
+class StateHashMismatch(SessionError):
+    """The author's state hash differs from the one this peer computed. The session halts:
+    the peers no longer agree on the game, and the event is not logged."""
+
+
+class DeckCorrupted(SessionError):
+    """A public reveal decrypts to no card: some shuffle of that deck is bad. Only the
+    end-of-game opening can name the shuffler, so no author is blamed here."""
+
+
+class AuditFailed(SessionError):
+    """The end-of-game audit found a bad shuffle or claim; seq and author name the
+    culprit's record."""
+
+
+class SessionHalted(SessionError):
+    """The session stopped after an unrecoverable disagreement and accepts nothing more."""
