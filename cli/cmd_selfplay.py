@@ -16,6 +16,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--bots", default="greedy",
                         help="comma-separated bot kinds by seat (random, greedy); one name fills every seat")
     parser.add_argument("--json", action="store_true", help="one JSON object per game (default)")
+    parser.add_argument("--log-dir", metavar="DIR", default=None,
+                        help="play each game among peers with identities and mental-poker decks, "
+                             "writing one signed .asvlog per peer into DIR (SPEC §27.5)")
 
 
 def bot_list(text: str, players: int) -> list[str]:
@@ -32,6 +35,12 @@ def bot_list(text: str, players: int) -> list[str]:
 
 def run(args) -> int:
     kinds = bot_list(args.bots, args.players)
+    if args.log_dir is not None:
+        from cli.local_peers import play_logged_game  # only this mode needs the protocol
+        for i in range(args.games):
+            print(json.dumps(play_logged_game(args.players, args.seed + i, kinds, args.log_dir),
+                             sort_keys=True), flush=True)
+        return 0
     for i in range(args.games):
         _, summary = play_game(args.players, args.seed + i, kinds)
         keep = ("seed", "players", "turns", "events", "scores", "winner", "winners", "title",
