@@ -11,6 +11,9 @@ COMMANDS = {
     "demo": "cmd_demo",
     "catalog": "cmd_catalog",
     "keygen": "cmd_keygen",
+    "verify": "cmd_verify",
+    "log": "cmd_log",
+    "replay": "cmd_replay",
 }
 
 
