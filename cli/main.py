@@ -14,6 +14,7 @@ COMMANDS = {
     "verify": "cmd_verify",
     "log": "cmd_log",
     "replay": "cmd_replay",
+    "play": "cmd_play",
 }
 
 

@@ -1,0 +1,268 @@
+"""The REPL seat (issue 4 item 5) driven through prompt_toolkit's pipe input, no terminal."""
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from cli import cmd_play
+from cli.local_game import LocalGame
+from cli.main import build_parser
+from cli.repl import ActionCompleter, Repl, default_history
+from p2p_asv.cards import CARDS, lookup
+from p2p_asv.state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES
+
+
+class ScriptedRepl(Repl):
+    """Types one line into the pipe each time the REPL prompts; `script(repl)` picks the line."""
+
+    def __init__(self, driver, pipe, script, **kw) -> None:
+        super().__init__(driver, input=pipe, output=DummyOutput(), color=kw.pop("color", False), **kw)
+        self.pipe, self.script, self.typed = pipe, script, []
+
+    def read_line(self) -> str:
+        line = self.script(self)
+        self.typed.append(line)
+        self.pipe.send_text(line + "\r")
+        return super().read_line()
+
+
+@contextmanager
+def repl_with_lines(driver, text: str):
+    """A REPL reading the given keystrokes from a pipe; Ctrl-D (EOF) after them ends it."""
+    with create_pipe_input() as pipe:
+        pipe.send_text(text)
+        repl = Repl(driver, color=False, input=pipe, output=DummyOutput(), history=default_history(True))
+        pipe.close()
+        yield repl
+
+
+@pytest.fixture
+def pipe():
+    with create_pipe_input() as p:
+        yield p
+
+
+def said(repl: Repl) -> str:
+    return "\n".join(repl.transcript)
+
+
+def one_turn_script(repl: Repl) -> str:
+    """Draw every tile, place each at its first legal spot, skip pieces and movement,
+    discard one card, draw one refuel card, end the turn; then quit when due again."""
+    state, seat = repl.driver.state(), repl.driver.seat
+    texts = [a.text() for a in repl.driver.legal()]
+    if state.turn > 1:
+        return "quit"
+    if state.phase == TILES:
+        draws = [t for t in texts if t.startswith("draw-tile")]
+        return draws[0] if draws else next(t for t in texts if t.startswith(("place", "scrap")))
+    if state.phase in (PLACE_PIECE, MOVE):
+        return "next"
+    if state.phase == DISCARD:
+        return next(t for t in texts if t.startswith("discard")) \
+            if len(state.players[seat].hand) == 10 else "next"
+    if state.phase == REFILL:
+        return "draw refuel" if "draw refuel" in texts and len(state.players[seat].hand) < 10 else "next"
+    raise AssertionError(f"unexpected state: phase {state.phase}, legal {texts}")
+
+
+def test_a_full_turn_of_the_human_seat_through_pipe_input():
+    driver = LocalGame(2, 0, seed=11, bots="greedy")
+    tiles_at_start = 9
+    with create_pipe_input() as pipe:
+        repl = ScriptedRepl(driver, pipe, one_turn_script)
+        assert repl.run() == 0
+    state = driver.state()
+    typed = repl.typed
+    assert typed[:3] == ["draw-tile 1"] * 3                 # two players draw three tiles a turn
+    draws = sum(t.startswith("draw-tile") for t in typed)
+    assert draws >= 3                                        # a sun or quest tile earns one more
+    assert sum(t.startswith(("place", "scrap")) for t in typed) == draws - len(state.players[0].quests)
+    assert typed.count("next") >= 3 and any(t.startswith("discard") for t in typed)
+    assert "draw refuel" in typed and typed[-1] == "quit"
+    # the bot played turn 2 and the human is due again at the start of turn 3
+    assert state.turn == 3 and state.active == 0 and state.phase == TILES
+    assert len(state.players[0].hand) == 10                  # one discarded, one drawn
+    assert len(state.decks["junk"]) >= 1                    # the discard went to the junk pile
+    assert len(state.board) >= tiles_at_start + 6            # three tiles each for two turns
+    text = said(repl)
+    assert "you: draw-tile 1" in text and "you: next" in text
+    assert "green (greedy bot): draw-tile" in text and "green (greedy bot): place #" in text
+    assert "you receive: #" in text                          # the refuel card, shown to us only
+    assert "left the game" in text
+
+
+def test_illegal_action_prints_the_reason_and_keeps_the_state():
+    driver = LocalGame(2, 0, seed=3)
+    with repl_with_lines(driver, "next\rplace #5 A-1 r0\rmove s1 D-5\rdraw-tile 9\rfly away\r"
+                                 "move s2 E-4\r") as repl:
+        repl.catch_up()
+        before = driver.state().hash()
+        for _ in range(6):
+            repl.handle(repl.read_line())
+        assert driver.state().hash() == before
+    text = said(repl)
+    assert "not allowed: place this turn's tiles first" in text
+    assert "not allowed: draw all of this turn's tiles before placing" in text
+    assert "not allowed: ships move in phase 3" in text
+    assert "pile 9 is empty or does not exist" in text
+    assert "not understood: unknown action 'fly away'" in text
+    assert "you:" not in text
+
+
+def test_out_of_turn_is_refused_with_the_engine_message(pipe):
+    driver = LocalGame(2, 1, seed=3)       # seat 1; the bot in seat 0 moves first
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    # before catching up, the dealer is due
+    before = driver.state().hash()
+    repl.handle("draw-tile 1")
+    assert driver.state().hash() == before
+    assert "not your move: waiting for a chance event" in said(repl)
+
+
+def test_completion_offers_legal_actions_for_a_prefix():
+    driver = LocalGame(2, 0, seed=3)
+    driver.wait_for_turn()
+    completer = ActionCompleter(driver)
+
+    def complete(text: str) -> list[str]:
+        doc = Document(text, len(text))
+        return [c.text for c in completer.get_completions(doc, CompleteEvent(completion_requested=True))]
+
+    assert complete("draw-t") == ["draw-tile 1", "draw-tile 2", "draw-tile 3", "draw-tile 4"]
+    for _ in range(3):
+        driver.submit(driver.legal()[0])
+        driver.wait_for_turn()
+    legal = [a.text() for a in driver.legal()]
+    drawn = driver.state().drawn[0]
+    offered = complete(f"place #{drawn} ")
+    assert offered and offered == [t for t in legal if t.startswith(f"place #{drawn} ")]
+    every = complete("")
+    assert every[:len(legal)] == legal                     # the empty prefix offers every action
+    assert complete("boa") == ["board"]
+    assert "help Water" in complete("help wat")
+    # a completion replaces the whole typed line
+    doc = Document("pla", 3)
+    first = next(completer.get_completions(doc, CompleteEvent(completion_requested=True)))
+    assert first.start_position == -3
+
+
+def wait_until(condition, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the prompt did not get there in time")
+        time.sleep(0.01)
+
+
+def test_tab_completes_through_the_prompt():
+    """Keys go in one at a time, each after the prompt has handled the one before (completion
+    runs as a task of the prompt's event loop, so keys sent together would overtake it)."""
+    driver = LocalGame(2, 0, seed=3)
+    driver.wait_for_turn()
+    with create_pipe_input() as pipe:
+        repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+        buffer = repl.session.default_buffer
+
+        def type_keys() -> None:
+            wait_until(lambda: repl.session.app.is_running)
+            pipe.send_text("draw-t\t")
+            wait_until(lambda: buffer.complete_state is not None)
+            offered = [c.display_text for c in buffer.complete_state.completions]
+            seen.extend(offered)
+            pipe.send_text("\t")
+            wait_until(lambda: buffer.text == "draw-tile 1")
+            pipe.send_text("\r")
+
+        seen: list[str] = []
+        feeder = threading.Thread(target=type_keys, daemon=True)
+        feeder.start()
+        line = repl.read_line()
+        feeder.join(10)
+    assert seen == ["draw-tile 1", "draw-tile 2", "draw-tile 3", "draw-tile 4"]
+    assert line == "draw-tile 1"
+
+
+def test_help_lists_commands_and_cards():
+    driver = LocalGame(1, 0, seed=1)
+    with repl_with_lines(driver, "help\rhelp water\rhelp fighter-ship\rhelp strong empire\r"
+                                 "help p1-a\rhelp no-such-card\r") as repl:
+        for _ in range(6):
+            repl.handle(repl.read_line())
+    text = said(repl)
+    for command in ("board", "hand", "scores", "legal", "look", "quit", "draw-tile N", "next"):
+        assert command in text
+    assert lookup("water").name in text and lookup("Fighter Ship").name in text
+    assert "Strong Empire (special quest):" in text
+    assert "tile p1-a (planet" in text
+    assert "no help on 'no-such-card'" in text
+
+
+def test_help_card_prints_its_effect(pipe):
+    card = next(c for c in CARDS if c.effect)
+    repl = Repl(LocalGame(1, 0, seed=1), color=False, input=pipe, output=DummyOutput())
+    repl.handle(f"help {card.name}")
+    assert card.effect in said(repl)
+
+
+def test_commands_show_board_hand_scores_legal_and_look(pipe):
+    driver = LocalGame(3, 0, seed=2)
+    repl = Repl(driver, color=True, input=pipe, output=DummyOutput())
+    repl.catch_up()
+    for line in ("board", "hand", "scores", "legal", "look D-4", "look Z-99", "legal draw-tile 2", "2"):
+        repl.handle(line)
+    text = said(repl)
+    assert "A    B    C" in text and "Your hand (blue, 10 cards)" in text
+    assert "s1:Star-T Ship@D-4" in text
+    assert "  1. draw-tile 1" in text and "  4. draw-tile 4" in text
+    assert "D-4: home-blue" in text and "ship s1 of blue" in text
+    assert "not a square" in text
+    assert "you: draw-tile 2" in text                     # a number plays that legal action
+    assert driver.state().tiles_owed == 1
+
+
+def test_quit_and_end_of_input_leave_cleanly():
+    with repl_with_lines(LocalGame(2, 0, seed=3), "board\r") as repl:
+        assert repl.run() == 0                             # EOF after the line ends the loop
+    assert said(repl).rstrip().endswith("bye")
+
+
+def first_legal(repl: Repl) -> str:
+    return repl.driver.legal()[0].text()
+
+
+def test_a_whole_game_through_the_repl_typing_the_first_legal_action():
+    for players, seat, seed in ((4, 1, 3), (2, 0, 8)):
+        driver = LocalGame(players, seat, seed=seed, bots="greedy")
+        started = time.monotonic()
+        with create_pipe_input() as pipe:
+            repl = ScriptedRepl(driver, pipe, first_legal, color=True)
+            assert repl.run() == 0
+        assert time.monotonic() - started < 30
+        state = driver.state()
+        assert state.over and state.winners
+        text = said(repl)
+        assert "Final scoreboard" in text and "Winner:" in text
+        assert len(repl.typed) > 20
+        assert "not allowed" not in text and "internal error" not in text
+
+
+def test_asv_play_is_registered():
+    args = build_parser().parse_args(["play", "--players", "3", "--seat", "yellow", "--seed", "4"])
+    assert args._module is cmd_play
+    assert cmd_play.seat_number(args.seat, args.players) == 1
+    assert cmd_play.bot_kinds("random,greedy", 3, 1) == ["random", None, "greedy"]
+
+
+def test_local_game_rejects_bad_seats_and_bots():
+    with pytest.raises(ValueError, match="seat 2 does not exist"):
+        LocalGame(2, 2, seed=1)
+    with pytest.raises(ValueError, match="unknown bot 'clever'"):
+        LocalGame(2, 0, seed=1, bots="clever")
