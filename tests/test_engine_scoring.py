@@ -403,3 +403,27 @@ def test_tied_winners_get_no_title():
     finish_game(g.state)
     r = result(g.state)
     assert r["winners"] == [0, 1] and r["title"] is None
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: endgame.score_pirates counts path-only tiles "
+                   "as len(path_squares) - 2, which is one short when both planet ends of the "
+                   "path lie on the same two-planet tile (p2-twin); board.path_middle_squares "
+                   "gives the right count")
+def test_pirate_on_a_loop_joining_the_two_planets_of_the_twin_tile():
+    """The twin tile's two planets joined by a loop of five path tiles round C-4: a completed
+    path (two different planets) with five path-only tiles, 1+2+3+4+5 = 15 (SPEC §9.1)."""
+    tiles = ["p2-twin", "path-bend", "path-bend", "path-bend", "path-straight", "path-bend"]
+    g = Game(1, dealer=RiggedDealer(18, tiles=tiles))
+    twin = (2, 3)                                   # C-4, west of the blue home
+    area = [twin, (2, 2), (2, 4), (1, 2), (1, 3), (1, 4)]
+    g.tiles([("p2-twin", twin, 0), ("path-bend", (2, 2), 2), ("path-bend", (2, 4), 3)], away=area)
+    g.end_turn()
+    g.tiles([("path-bend", (1, 2), 1), ("path-straight", (1, 3), 0), ("path-bend", (1, 4), 0)],
+            away=area)
+    board = g.state.board
+    assert board.path_state((1, 3), 0) == "complete"
+    assert sorted(board.path_planets((1, 3), 0)) == [(twin, 0), (twin, 1)]
+    assert len(board.path_middle_squares((1, 3), 0)) == 5
+    g.act(A.PlacePirate((1, 3), 0))
+    finish_game(g.state)
+    assert gained(g, 0, "pirates") == 15
