@@ -1,0 +1,235 @@
+"""Cheating peers (SPEC §26.3, §26.7): every rejected event names its author, leaves the
+honest replicas unchanged, and the honest logs stay valid; cheating in a shuffle is
+named by the end-of-game audit."""
+from __future__ import annotations
+
+import pytest
+
+from protocol import group as g
+from protocol import mental_poker as mp
+from protocol.errors import Equivocation, ForgedSignature, OutOfOrder, ReplayedEvent, WrongAuthor
+from protocol.game_rules import CHANCE
+from protocol.identity import fingerprint
+from protocol.local_game import run_local
+from protocol.session_errors import (BadBody, BadKeyShare, BadShare, BadShuffle, CardNotHeld,
+                                     ClaimMismatch, OpeningMismatch, SessionHalted, StateHashMismatch)
+from protocol.session_peer import SessionPeer
+from protocol.verify import verify_log
+from tests.session_helpers import craft, make_peers, run_until, step, writer
+from tests.toy_game import ToyRules, play_own_card
+
+RULES = ToyRules()
+SMALL_ORDER = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
+NON_CANONICAL = b"\xed" + b"\xff" * 30 + b"\x7f"
+
+
+@pytest.fixture
+def peers(tmp_path):
+    return make_peers(RULES, 3, agent_for=lambda k: play_own_card, log_dir=str(tmp_path))
+
+
+def until(peers, kind):
+    run_until(peers, lambda: writer(peers).pending_obligation() == kind)
+    return writer(peers)
+
+
+def rejected(peers, cheater, wire, error):
+    """Every honest peer refuses `wire` with `error` naming `cheater` and keeps its
+    chain, state and log as they were; the honest logs verify as a valid prefix."""
+    for p in peers:
+        if p is cheater:
+            continue
+        height, digest = p.chain.height, p.state_hash() if p.state is not None else None
+        with pytest.raises(error) as exc:
+            p.receive(wire)
+        assert exc.value.author == cheater.me, exc.value
+        assert p.chain.height == height and p.log.count == height
+        if digest is not None and error is not StateHashMismatch:
+            assert p.state_hash() == digest
+        report, _ = verify_log(p.log.path, RULES)
+        assert report.valid and report.events == height, report
+    return exc.value
+
+
+def test_forged_signature(peers):
+    w = writer(peers)
+    wire = bytearray(craft(w))
+    wire[-5] ^= 0x01  # inside the signature
+    rejected(peers, w, bytes(wire), ForgedSignature)
+
+
+def test_wrong_author(peers):
+    step(peers)
+    idle = next(p for p in peers if p.pending_obligation() is None)
+    rejected(peers, idle, craft(idle, kind="hello"), WrongAuthor)
+
+
+def test_replayed_and_reordered_events(peers):
+    run_until(peers, lambda: peers[0].chain.height == 4)
+    late = peers[0]  # heights 4 and 5 are the seat commits of lobby peers 1 and 2
+    w1 = writer(peers)
+    wire1 = w1.act()
+    for p in peers:
+        if p is not w1 and p is not late:
+            p.receive(wire1)
+    w2 = writer([p for p in peers if p is not late])
+    wire2 = w2.act()
+    with pytest.raises(OutOfOrder):
+        late.receive(wire2)  # reordered: seq h+1 before h
+    late.receive(wire1)
+    late.receive(wire2)
+    for p in peers:
+        if p is not w2 and p is not late:
+            p.receive(wire2)
+    with pytest.raises(ReplayedEvent) as exc:
+        late.receive(wire1)
+    assert exc.value.author == w1.me and late.chain.height == peers[0].chain.height
+
+
+def test_equivocation_is_kept_as_a_proof(peers):
+    run_until(peers, lambda: peers[0].phase == "seat-commit")
+    w = writer(peers)
+    first = craft(w)
+    second = craft(w, lambda b: b.update(c=bytes(32)))
+    honest = [p for p in peers if p is not w]
+    for p in honest:
+        p.receive(first)
+    for p in honest:
+        with pytest.raises(Equivocation) as exc:
+            p.receive(second)
+        assert exc.value.author == w.me
+        author, game, seq = exc.value.proof.verify()
+        assert (author, game) == (w.me, p.game) and p.chain.events[seq].wire == first
+        assert p.chain.equivocations == [exc.value.proof]
+
+
+def test_seat_reveal_that_does_not_open_its_commit(peers):
+    w = until(peers, "seat-reveal")
+    rejected(peers, w, craft(w, lambda b: b.update(r=bytes(32))), OpeningMismatch)
+
+
+def test_key_reveal_that_does_not_open_and_bad_proof(peers):
+    w = until(peers, "key-reveal")
+    other = mp.publish_key_share(mp.KeyShare.generate(), w.game, w.identity.fingerprint).to_bytes()
+    rejected(peers, w, craft(w, lambda b: b.update(k=other)), OpeningMismatch)
+    good = craft(w)  # the true share, its proof spoiled
+    body = w._body("key-reveal", w.chain.height, None)
+    body["k"] = body["k"][:40] + bytes([body["k"][40] ^ 1]) + body["k"][41:]
+    rejected(peers, w, craft(w, body=body), BadKeyShare)
+    for p in peers:
+        if p is not w:
+            p.receive(good)
+
+
+def test_shuffle_with_an_invalid_or_small_order_point(peers):
+    w = until(peers, "shuffle")
+    for bad in (SMALL_ORDER, NON_CANONICAL, g.IDENTITY):
+        rejected(peers, w, craft(w, lambda b: b.update(d=bad + b["d"][32:])), BadShuffle)
+
+
+def test_shuffle_that_drops_a_card(peers):
+    w = until(peers, "shuffle")
+    rejected(peers, w, craft(w, lambda b: b.update(d=b["d"][64:])), BadShuffle)
+
+
+def test_wrong_decryption_share_and_bad_points_in_shares(peers):
+    w = until(peers, "shares")
+
+    def spoil(new_point=None, proof_flip=False):
+        def mutate(b):
+            s = b["s"][0]
+            point = new_point if new_point is not None else s[:32]
+            proof = s[32:] if not proof_flip else s[32:40] + bytes([s[40] ^ 1]) + s[41:]
+            b["s"][0] = point + proof
+        return mutate
+
+    rejected(peers, w, craft(w, spoil(new_point=g.add(craft_point(w), g.G))), BadShare)
+    rejected(peers, w, craft(w, spoil(proof_flip=True)), BadShare)
+    rejected(peers, w, craft(w, spoil(new_point=SMALL_ORDER)), BadShare)
+    rejected(peers, w, craft(w, spoil(new_point=g.IDENTITY)), BadShare)
+    rejected(peers, w, craft(w, lambda b: b.update(s=[])), BadBody)
+
+
+def craft_point(peer):
+    return peer._body("shares", peer.chain.height, None)["s"][0][:32]
+
+
+def _first_action(peers):
+    run_until(peers, lambda: peers[0].phase == "play" and RULES.to_move(peers[0].state) != CHANCE)
+    return writer(peers)
+
+
+def test_claiming_a_card_not_held(peers):
+    actor = _first_action(peers)
+    other_seat = (actor.seat + 1) % 3
+    (theirs,) = actor.state["hands"][other_seat]
+    share = actor.book.make_claim_share(actor._key, actor.chain.height, actor.seat, theirs)
+    wire = craft(actor, body={"a": f"play #{theirs}:a", "p": [share]})
+    rejected(peers, actor, wire, CardNotHeld)
+
+
+def test_claim_that_does_not_open(peers):
+    actor = _first_action(peers)
+    (mine,) = actor.state["hands"][actor.seat]
+    real = actor.view["known"][mine]
+    lie = "f" if real != "f" else "a"
+    share = actor.book.make_claim_share(actor._key, actor.chain.height, actor.seat, mine)
+    err = rejected(peers, actor, craft(actor, body={"a": f"play #{mine}:{lie}", "p": [share]}), ClaimMismatch)
+    assert repr(f"card:{real}") in str(err)  # its own share opened the card to everyone
+    rejected(peers, actor, craft(actor, body={"a": f"play #{mine}:{real}", "p": []}), BadBody)
+
+
+def test_state_hash_mismatch_halts_without_logging(peers):
+    actor = _first_action(peers)
+    wire = craft(actor, h=bytes(32), body=actor._body("action", actor.chain.height, None))
+    honest = [p for p in peers if p is not actor]
+    for p in honest:
+        height = p.chain.height
+        with pytest.raises(StateHashMismatch) as exc:
+            p.receive(wire)
+        assert exc.value.author == actor.me and p.log.count == height
+        with pytest.raises(SessionHalted):
+            p.receive(wire)
+        assert verify_log(p.log.path, RULES)[0].valid
+
+
+def test_opening_a_wrong_key_share(peers):
+    w = until(peers, "open")
+    rejected(peers, w, craft(w, lambda b: b.update(x=g.scalar_from_int(5))), OpeningMismatch)
+    rejected(peers, w, craft(w, lambda b: b.update(w=[])), BadBody)
+
+
+class _Cheat(SessionPeer):
+    """Tampers with the first deck it shuffles, then opens its honest witness."""
+    how = "duplicate"
+    cheated_at: int | None = None
+
+    def _body(self, kind, seq, action):
+        body = super()._body(kind, seq, action)
+        if kind == "shuffle" and self.cheated_at is None:
+            deck = list(mp.decode_deck(body["d"]))
+            r = g.random_scalar()
+            if self.how == "duplicate":
+                deck[1] = mp.rerandomize(deck[0], r, self.book.joint_key)
+            else:  # substitute: a fresh encryption of a card of the cheater's choice
+                m = self.book.table.point("card:f")
+                deck[2] = mp.Ciphertext(g.base_mul(r), g.add(m, g.mul(r, self.book.joint_key)))
+            body["d"] = mp.encode_deck(deck)
+            self.cheated_at = seq
+        return body
+
+
+@pytest.mark.parametrize("how", ["duplicate", "substitute"])
+def test_audit_names_the_shuffler_who_duplicated_or_substituted(tmp_path, how):
+    peers = make_peers(RULES, 3, agent_for=lambda k: play_own_card, log_dir=str(tmp_path))
+    cheat = type("Cheat", (_Cheat,), {"how": how})
+    bad = cheat(peers[1].identity, RULES, peers[1].game, peers[1].roster, {},
+                agent=play_own_card)
+    peers[1] = bad
+    run_local(peers)
+    for p in (peers[0], peers[2]):
+        assert p.finished and not p.audit.passed
+        assert p.seat_keys[p.audit.seat] == bad.me and p.audit.seq == bad.cheated_at
+        report, _ = verify_log(p.log.path, RULES)
+        assert not report.valid and report.audit == "failed" and report.exit_code == 1
+        assert report.author == fingerprint(bad.me) and report.seq == bad.cheated_at
