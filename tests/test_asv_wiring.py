@@ -1,0 +1,93 @@
+"""Amazing Space Venture through the session (SPEC §27): selfplay with logs, the card
+table, chance requests, claims and private views."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli.asv_adapter import AsvRules, bot_agent, label_for
+from cli.main import main
+from protocol.game_rules import CHANCE, GameRuleError
+from protocol.session_errors import ClaimMismatch
+from tests.session_helpers import craft, make_peers, run_until, writer
+
+RULES = AsvRules()
+
+
+def selfplay(tmp_path: Path, players: int, capsys) -> dict:
+    assert main(["selfplay", "--players", str(players), "--seed", "3", "--log-dir", str(tmp_path)]) == 0
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("players", [3, 2])
+def test_selfplay_logs_verify_with_one_head(tmp_path, capsys, players):
+    summary = selfplay(tmp_path, players, capsys)
+    logs = sorted(tmp_path.glob("*.asvlog"))
+    assert len(logs) == players and summary["heads_agree"] and summary["audit"] == "passed"
+    assert sorted(Path(p) for p in summary["logs"]) == logs
+    for log in logs:
+        assert oct(Path(str(log) + ".secrets").stat().st_mode & 0o777) == "0o600"
+        assert main(["verify", str(log), "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["valid"] and report["audit"] == "passed" and report["finished"]
+        assert report["head"] == summary["head"] and report["scores"] == summary["scores"]
+        assert report["events"] == summary["events"]
+    assert len({log.read_bytes() for log in logs}) == 1   # identical events, identical files
+
+
+def test_card_table_labels_are_distinct_and_cover_every_deck():
+    labels = RULES.deck_labels()
+    assert len(labels) == len(set(labels))
+    state = RULES.new_state(2, {})
+    for request in state.pending:
+        if request.contents:
+            assert all(label_for(request.deck, n) in labels for n in request.contents)
+    prefixes = {lab.split(":")[0] for lab in labels}
+    assert prefixes == {"card", "tile", "quest"}
+
+
+def test_pending_chance_and_outcomes_translate_labels():
+    state = RULES.new_state(2, {})
+    req = RULES.pending_chance(state)
+    assert req.kind == "shuffle" and req.deck == "tiles" and req.labels[0].startswith("tile:")
+    assert RULES.chance_outcome(state, req, []) == "chance shuffle tiles"
+    with pytest.raises(GameRuleError):
+        RULES.apply_action(state, CHANCE, "chance  shuffle tiles")   # not canonical
+    with pytest.raises(GameRuleError):
+        RULES.new_state(2, {"variant": 1})
+
+
+def test_revealed_cards_lists_only_hidden_played_cards():
+    state = RULES.new_state(2, {})
+    hidden = state.players[0].hand[0]
+    assert RULES.revealed_cards(state, 0, f"ship #{hidden}:fighter-ship D-4") == [(hidden, "card:Fighter Ship")]
+    public = next(s.card for s in state.ships.values())
+    assert RULES.revealed_cards(state, 0, f"ship #{public}:star-t-ship D-4") == []
+    assert RULES.revealed_cards(state, 0, "draw-tile 1") == []
+
+
+def _to_first_player_action(peers):
+    run_until(peers, lambda: peers[0].phase == "play" and RULES.to_move(peers[0].state) != CHANCE)
+
+
+def test_views_hold_exactly_the_dealt_hand_and_claims_are_proved():
+    peers = make_peers(RULES, 2, agent_for=lambda k: bot_agent("greedy", f"t/{k}"))
+    _to_first_player_action(peers)
+    for p in peers:
+        assert sorted(p.view.known) == sorted(p.state.players[p.seat].hand)
+        other = p.state.players[1 - p.seat].hand
+        assert not set(p.view.known) & set(other)
+    actor = writer(peers)
+    hand = actor.state.players[actor.seat].hand
+    h = hand[0]
+    real = actor.view.known[h]
+    lie = "Water" if real != "Water" else "Methane Mix"
+    from p2p_asv.actions import PlayEnvironment
+    share = actor.book.make_claim_share(actor._key, actor.chain.height, actor.seat, h)
+    wire = craft(actor, body={"a": PlayEnvironment(h, lie).text(), "p": [share]})
+    other = next(p for p in peers if p is not actor)
+    with pytest.raises(ClaimMismatch) as exc:
+        other.receive(wire)
+    assert exc.value.author == actor.me
