@@ -12,7 +12,7 @@ __all__ = [
     "TransportError", "FrameTooLarge", "ConnectionClosed", "MalformedFrame", "UnknownMessageType",
     "HandshakeError", "VersionMismatch", "UnknownGame", "KeyNotAllowed", "HandshakeSignatureError",
     "ReplayedNonce", "DuplicateConnection", "HandshakeTimeout", "PeerRefused", "PeerTimeout",
-    "BadEventWire", "SendQueueFull", "NotConnected",
+    "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout",
 ]
 
 REMOTE = "remote"
@@ -142,3 +142,9 @@ class NotConnected(TransportError):
     """There is no authenticated connection to the named peer."""
 
     code = "not-connected"
+
+
+class CatchupTimeout(TransportError):
+    """A catch-up request got no complete answer in time."""
+
+    code = "timeout"

@@ -1,0 +1,419 @@
+"""Meshes of peers over loopback TCP (SPEC §28.5-§28.9)."""
+from __future__ import annotations
+
+import struct
+from contextlib import AsyncExitStack
+
+import pytest
+import trio
+
+from protocol import codec
+from protocol.errors import Equivocation
+from protocol.events import ZERO_HASH, Chain, MalformedEvent, sign_event
+from protocol.framing import FramedStream
+from protocol.handshake import DIALER, handshake
+from protocol.identity import Identity
+from protocol.mesh import Mesh, PeerAddress, open_mesh
+from protocol.transport_errors import (
+    BadEventWire, CatchupTimeout, ConnectionClosed, FrameTooLarge, KeyNotAllowed, MalformedFrame,
+    NotConnected, PeerRefused, PeerTimeout, UnknownMessageType,
+)
+
+GAME = bytes(range(16))
+IDS = [Identity.from_seed(bytes([i]) * 32, f"p{i}") for i in range(1, 5)]
+MALLORY = Identity.from_seed(b"m" * 32, "mallory")
+LIMIT = 10.0
+FAST = {"keepalive_interval": 0.1, "peer_timeout": 1.0, "handshake_timeout": 2.0}
+
+
+def allow_ids(*ids):
+    keys = {i.public_key_bytes for i in ids}
+    return lambda key: key in keys
+
+
+ALLOWED = allow_ids(*IDS)
+
+
+class Recorder:
+    """Collects what one mesh reports."""
+
+    def __init__(self):
+        self.events: list[tuple[bytes, bytes]] = []
+        self.up: list[bytes] = []
+        self.down: list[tuple[bytes, Exception]] = []
+        self.refused: list[Exception] = []
+
+    def options(self):
+        return {"on_peer_up": self.up.append, "on_peer_down": lambda k, e: self.down.append((k, e)),
+                "on_refused": self.refused.append}
+
+    def on_event(self, peer_key, wire):
+        self.events.append((peer_key, wire))
+
+    def wires(self):
+        return [w for _, w in self.events]
+
+
+async def start(stack, identity, rec=None, allowed=ALLOWED, **options):
+    rec = rec or Recorder()
+    mesh = await stack.enter_async_context(
+        open_mesh(identity, GAME, allowed, rec.on_event, **{**FAST, **rec.options(), **options}))
+    return mesh, rec
+
+
+async def wait_until(cond, what="condition"):
+    while not cond():
+        await trio.sleep(0.01)
+
+
+def event(identity, seq=0, n=0, prev=ZERO_HASH):
+    return sign_event(identity, GAME, seq, prev, "move", {"n": n}).wire
+
+
+def full(meshes):
+    return all(len(m.peer_keys()) == len(meshes) - 1 for m in meshes)
+
+
+async def raw_peer(identity, mesh):
+    """An authenticated connection driven by hand (to misbehave after the handshake)."""
+    stream = await trio.open_tcp_stream(*mesh.address)
+    fs = FramedStream(stream)
+    await handshake(fs, identity, GAME, role=DIALER, allowed_keys=lambda k: True)
+    return fs
+
+
+async def error_frame(fs):
+    """Read until the mesh's error frame (skipping its pings and peers lists)."""
+    while True:
+        msg = await fs.receive_message()
+        if msg["t"] == "error":
+            return msg
+
+
+# ------------------------------------------------------------------------- topology
+
+@pytest.mark.parametrize("n", [3, 4])
+async def test_joiners_learn_the_others_and_connect_pairwise(n):
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            meshes = [(await start(stack, IDS[i]))[0] for i in range(n)]
+            for m in meshes[1:]:
+                assert await m.connect(*meshes[0].address) == IDS[0].public_key_bytes
+            await wait_until(lambda: full(meshes))
+            for m in meshes:
+                assert m.peer_keys() == sorted(o.public_key for o in meshes if o is not m)
+            # everyone's address book holds everyone else with the listening port
+            last = meshes[-1]
+            assert {(a.key, a.port) for a in last.known_peers()} == {
+                (o.public_key, o.address[1]) for o in meshes[:-1]}
+
+
+async def test_broadcast_reaches_everyone_exactly_once():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            started = [await start(stack, i) for i in IDS]
+            meshes = [m for m, _ in started]
+            for m in meshes[1:]:
+                await m.connect(*meshes[0].address)
+            await wait_until(lambda: full(meshes))
+            wires = [event(i, n=k) for k, i in enumerate(IDS)]
+            for m, w in zip(meshes, wires):
+                assert await m.broadcast(w) == 3
+            for k, (m, rec) in enumerate(started):
+                await wait_until(lambda: len(rec.events) == 3)
+            await trio.sleep(0.3)   # room for any duplicate to show up
+            for k, (m, rec) in enumerate(started):
+                assert sorted(rec.wires()) == sorted(w for j, w in enumerate(wires) if j != k)
+                # each arrived first from its author (a direct link), not from a forwarder
+                assert {(p, w) for p, w in rec.events} == {
+                    (IDS[j].public_key_bytes, wires[j]) for j in range(4) if j != k}
+
+
+async def test_gossip_forwards_through_a_middle_peer():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            (a, ra), (b, rb), (c, rc) = [await start(stack, i, auto_connect=False) for i in IDS[:3]]
+            await a.connect(*b.address)
+            await c.connect(*b.address)
+            await wait_until(lambda: len(b.peer_keys()) == 2)
+            assert a.peer_keys() == [b.public_key] and c.peer_keys() == [b.public_key]
+            wire = event(IDS[0])
+            await a.send_event(b.public_key, wire)
+            await wait_until(lambda: rc.events)
+            assert rb.events == [(a.public_key, wire)]
+            assert rc.events == [(b.public_key, wire)]     # C got it from B
+            await trio.sleep(0.2)
+            assert ra.events == [] and len(rc.events) == 1  # no echo back to the author
+
+
+async def test_an_equivocating_author_is_exposed_to_every_peer():
+    # A signs two different events at seq 0 and sends one to B, the other to C.
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            (a, _), (b, rb), (c, rc) = [await start(stack, i) for i in IDS[:3]]
+            await b.connect(*c.address)
+            await a.connect(*b.address)
+            await wait_until(lambda: full([a, b, c]))
+            e1, e2 = event(IDS[0], n=1), event(IDS[0], n=2)
+            await a.send_event(b.public_key, e1)
+            await a.send_event(c.public_key, e2)
+            for rec in (rb, rc):
+                await wait_until(lambda: len(rec.events) == 2)
+                chain = Chain(GAME)
+                chain.append(rec.events[0][1])
+                with pytest.raises(Equivocation) as info:
+                    chain.append(rec.events[1][1])
+                assert info.value.author == a.public_key
+
+
+async def test_broadcast_checks_the_wire():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, _ = await start(stack, IDS[0], max_frame=300)
+            with pytest.raises(MalformedEvent):
+                await a.broadcast(b"not an event")
+            other_game = sign_event(IDS[0], bytes(16), 0, ZERO_HASH, "move", {}).wire
+            with pytest.raises(Exception, match="WrongGame"):
+                await a.broadcast(other_game)
+            big = sign_event(IDS[0], GAME, 0, ZERO_HASH, "move", {"pad": b"x" * 300}).wire
+            with pytest.raises(FrameTooLarge) as info:
+                await a.broadcast(big)
+            assert info.value.side == "local"
+            with pytest.raises(NotConnected):
+                await a.send_event(IDS[1].public_key_bytes, event(IDS[0]))
+
+
+# ----------------------------------------------------------------------- robustness
+
+async def three_linked(stack):
+    started = [await start(stack, i) for i in IDS[:3]]
+    meshes = [m for m, _ in started]
+    for m in meshes[1:]:
+        await m.connect(*meshes[0].address)
+    await wait_until(lambda: full(meshes))
+    return started
+
+
+async def still_working(started, n=0):
+    """Every mesh still delivers a fresh broadcast to every other."""
+    (a, _), *others = started
+    wire = event(IDS[0], n=1000 + n)
+    assert await a.broadcast(wire) == len(others)
+    for _, rec in others:
+        await wait_until(lambda: wire in rec.wires())
+
+
+@pytest.mark.parametrize("bad, code, cls", [
+    (b"\xc1\x00", "malformed", MalformedFrame),                                   # not codec
+    (b"\x81\xa1t\xd9\x04ping", "malformed", MalformedFrame),                      # non-canonical str8
+    (codec.encode({"t": "gossip"}), "unknown-type", UnknownMessageType),
+    (codec.encode({"t": "hello", "v": 1}), "malformed", MalformedFrame),          # handshake-only type
+    (codec.encode({"t": "event", "wire": b"junk"}), "bad-event", BadEventWire),
+])
+async def test_bad_frames_from_an_authenticated_peer_drop_only_that_peer(bad, code, cls):
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            started = await three_linked(stack)
+            a, ra = started[0]
+            fs = await raw_peer(IDS[3], a)
+            await wait_until(lambda: IDS[3].public_key_bytes in a.peer_keys())
+            await fs.send_frame(bad)
+            reply = await error_frame(fs)
+            assert reply["code"] == code
+            await wait_until(lambda: ra.down)
+            key, err = ra.down[0]
+            assert key == IDS[3].public_key_bytes and isinstance(err, cls)
+            assert IDS[3].fingerprint in str(err) and err.side == "remote"
+            await fs.aclose()
+            await still_working(started)
+            assert len(ra.down) == 1
+
+
+async def test_oversized_frame_is_refused_from_its_header():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            started = await three_linked(stack)
+            a, ra = started[0]
+            fs = await raw_peer(IDS[3], a)
+            await fs.stream.send_all(struct.pack(">I", a.max_frame + 1) + b"x" * 1000)
+            reply = await error_frame(fs)
+            assert reply["code"] == "too-large" and str(a.max_frame + 1) in reply["msg"]
+            await wait_until(lambda: ra.down)
+            assert isinstance(ra.down[0][1], FrameTooLarge)
+            await fs.aclose()
+            await still_working(started)
+
+
+async def test_garbage_before_the_handshake_and_a_wrong_key_are_refused():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            started = await three_linked(stack)
+            a, ra = started[0]
+            raw = await trio.open_tcp_stream(*a.address)
+            await raw.send_all(b"\x00\x00\x00\x03GET / HTTP/1.0\r\n\r\n")
+            reply = await error_frame(FramedStream(raw))
+            assert reply["code"] == "malformed"
+            await raw.aclose()
+            mallory, _ = await start(stack, MALLORY, allowed=lambda k: True)
+            with pytest.raises(PeerRefused) as info:
+                await mallory.connect(*a.address)
+            assert info.value.code == "key" and MALLORY.fingerprint in info.value.reason
+            await wait_until(lambda: len(ra.refused) == 2)
+            assert isinstance(ra.refused[0], MalformedFrame) and isinstance(ra.refused[1], KeyNotAllowed)
+            assert ra.down == []
+            await still_working(started)
+
+
+async def test_unreachable_address_is_not_connected():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, _ = await start(stack, IDS[0])
+            b, _ = await start(stack, IDS[1])
+            port = b.address[1]
+            b.close()
+            await trio.sleep(0.05)
+            with pytest.raises(NotConnected) as info:
+                await a.connect("127.0.0.1", port)
+            assert f"127.0.0.1:{port}" in str(info.value)
+
+
+# ----------------------------------------------------------------- liveness, reconnect
+
+async def test_idle_peers_stay_connected_by_keepalives():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            (a, ra), (b, rb) = [await start(stack, i, peer_timeout=0.4) for i in IDS[:2]]
+            await b.connect(*a.address)
+            await trio.sleep(1.2)    # three timeouts' worth of silence but for the pings
+            assert a.peer_keys() == [b.public_key] and ra.down == [] and rb.down == []
+
+
+async def test_silent_peer_is_dropped_and_named():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            started = await three_linked(stack)
+            a, ra = started[0]
+            fs = await raw_peer(IDS[3], a)        # authenticates, then never sends a byte
+            await wait_until(lambda: ra.down)
+            key, err = ra.down[0]
+            assert key == IDS[3].public_key_bytes
+            assert isinstance(err, PeerTimeout) and err.peer_key == key and err.seconds == 1.0
+            assert IDS[3].fingerprint in str(err) and "silent for more than 1 s" in str(err)
+            reply = await error_frame(fs)
+            assert reply["code"] == "timeout"
+            await fs.aclose()
+            await still_working(started)
+
+
+async def test_a_dropped_peer_is_reported_and_can_reconnect():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra = await start(stack, IDS[0])
+            async with open_mesh(IDS[1], GAME, ALLOWED, Recorder().on_event, **FAST) as b:
+                await b.connect(*a.address)
+                await wait_until(lambda: a.peer_keys())
+            await wait_until(lambda: ra.down)
+            assert ra.down[0][0] == IDS[1].public_key_bytes
+            assert isinstance(ra.down[0][1], ConnectionClosed) and a.peer_keys() == []
+            b2, rb2 = await start(stack, IDS[1])          # same identity, new process state
+            await b2.connect(*a.address)
+            await wait_until(lambda: a.peer_keys() == [b2.public_key])
+            assert ra.up == [b2.public_key, b2.public_key]
+            w1, w2 = event(IDS[0], n=1), event(IDS[1], n=2)
+            await a.broadcast(w1)
+            await b2.broadcast(w2)
+            await wait_until(lambda: rb2.wires() == [w1] and w2 in ra.wires())
+
+
+async def test_simultaneous_dials_keep_the_connection_dialed_by_the_lower_key():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            (a, ra), (b, rb) = [await start(stack, i, auto_connect=False) for i in IDS[:2]]
+
+            async def dial(m, other):
+                try:
+                    await m.connect(*other.address)
+                except PeerRefused as err:   # the listener may refuse the loser before "ok"
+                    assert err.code == "duplicate"
+            async with trio.open_nursery() as n:
+                n.start_soon(dial, a, b)
+                n.start_soon(dial, b, a)
+            lower = min(a.public_key, b.public_key)
+            await wait_until(lambda: all(
+                len(m._conns) == 1 and m.peer_keys() for m in (a, b)))
+            for m in (a, b):
+                assert m._current[m.peer_keys()[0]].auth.dialer_key == lower
+            w = event(IDS[0])
+            await a.broadcast(w)
+            await wait_until(lambda: rb.wires() == [w])
+            # a redial by the higher key while the winner is live is refused as a duplicate
+            hi, lo = (a, b) if a.public_key > b.public_key else (b, a)
+            with pytest.raises(PeerRefused) as info:
+                await hi.connect(*lo.address)
+            assert info.value.code == "duplicate"
+
+
+# ------------------------------------------------------------------------- catch-up
+
+def history(n):
+    wires, prev = [], ZERO_HASH
+    for seq in range(n):
+        ev = sign_event(IDS[seq % 2], GAME, seq, prev, "move", {"pad": bytes(100)})
+        wires.append(ev.wire)
+        prev = ev.hash
+    return wires
+
+
+async def test_catch_up_in_several_batches_and_marked_seen():
+    log = history(12)
+    asked = []
+
+    async def answer(peer_key, from_seq):
+        asked.append((peer_key, from_seq))
+        await trio.sleep(0)
+        return log[from_seq:]
+
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            # frames of 700 bytes: about four events per batch
+            a, _ = await start(stack, IDS[0], on_catchup_request=answer, max_frame=700)
+            b, rb = await start(stack, IDS[1], max_frame=700)
+            await b.connect(*a.address)
+            got = await b.request_since(a.public_key, 3)
+            assert got == log[3:] and asked == [(b.public_key, 3)]
+            assert await b.request_since(a.public_key, 12) == []
+            # gossip of a caught-up event is not delivered again
+            await a.broadcast(log[5])
+            await a.broadcast(log[0])
+            await wait_until(lambda: rb.events)
+            assert rb.wires() == [log[0]]
+
+
+async def test_catch_up_errors():
+    async def never(peer_key, from_seq):
+        await trio.sleep_forever()
+
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, _ = await start(stack, IDS[0], on_catchup_request=never)
+            b, _ = await start(stack, IDS[1])
+            with pytest.raises(NotConnected):
+                await b.request_since(a.public_key, 0)
+            await b.connect(*a.address)
+            with pytest.raises(CatchupTimeout) as info:
+                await b.request_since(a.public_key, 0, timeout=0.2)
+            assert "not answered within 0.2 s" in str(info.value)
+            # without a hook a peer answers with nothing
+            c, _ = await start(stack, IDS[2])
+            await b.connect(*c.address)
+            assert await b.request_since(c.public_key, 0) == []
+
+
+async def test_mesh_rejects_bad_settings():
+    with pytest.raises(ValueError):
+        Mesh(IDS[0], b"short", ALLOWED, lambda k, w: None)
+    with pytest.raises(ValueError):
+        Mesh(IDS[0], GAME, ALLOWED, lambda k, w: None, keepalive_interval=2.0, peer_timeout=1.0)
+    with pytest.raises(RuntimeError):
+        Mesh(IDS[0], GAME, ALLOWED, lambda k, w: None).address
+    assert PeerAddress(b"k", "h", 1) < PeerAddress(b"l", "h", 1)
