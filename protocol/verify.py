@@ -75,7 +75,7 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
             session.receive(wire)
         except EventError as exc:
             report.valid = False
-            report.seq = exc.seq if exc.seq is not None else index
+            report.seq = index  # the height where the log goes wrong; the event's own seq is in the reason
             report.author, report.reason = _author(exc.author), str(exc)
             break
     else:
