@@ -118,7 +118,8 @@ class DeckBook:
         deck, witness = mp.shuffle_deck(self.current.deck, self.joint_key)
         return mp.encode_deck(deck), witness
 
-    def accept_shuffle(self, seq: int, seat: int, author: bytes, data: object) -> None:
+    def accept_shuffle(self, seq: int, seat: int, author: bytes, data: object, *, own: bool = False) -> None:
+        """`own`: the deck was made by this replica's peer; its points need no check."""
         p = self.current
         if not isinstance(data, bytes):
             raise BadBody('"d" must be bin', seq=seq, author=author)
@@ -127,7 +128,9 @@ class DeckBook:
             raise BadShuffle(f"deck of {len(data) // mp.CIPHERTEXT_BYTES} cards, expected {want}",
                              seq=seq, author=author)
         try:
-            after = mp.decode_deck(data, self.names[seat])
+            after = (tuple(mp.Ciphertext(data[i:i + 32], data[i + 32:i + 64])
+                           for i in range(0, len(data), mp.CIPHERTEXT_BYTES))
+                     if own else mp.decode_deck(data, self.names[seat]))
         except mp.MalformedDeck as exc:
             raise BadShuffle(exc.reason, seq=seq, author=author) from None
         p.group.steps.append(ShuffleStep(seq, seat, p.deck, after))
@@ -140,7 +143,10 @@ class DeckBook:
                                     self.names[seat]).to_bytes()
                 for h in self.current.request.handles]
 
-    def _verified_share(self, seq: int, seat: int, author: bytes, handle: int, raw: object) -> bytes:
+    def _verified_share(self, seq: int, seat: int, author: bytes, handle: int, raw: object,
+                        own: bool = False) -> bytes:
+        if own:  # made by this replica's own peer a moment ago
+            return bytes(raw[:32])
         try:
             share = mp.DecryptionShare.from_bytes(raw, self.names[seat])
             return mp.verify_share(share, self.publics[seat], self.cipher[handle],
@@ -148,11 +154,11 @@ class DeckBook:
         except mp.InvalidDecryptionShare as exc:
             raise BadShare(f"share for #{handle}: {exc.reason}", seq=seq, author=author) from None
 
-    def accept_shares(self, seq: int, seat: int, author: bytes, items: object) -> None:
+    def accept_shares(self, seq: int, seat: int, author: bytes, items: object, *, own: bool = False) -> None:
         handles = self.current.request.handles
         if not isinstance(items, list) or len(items) != len(handles):
             raise BadBody(f'"s" must list {len(handles)} shares', seq=seq, author=author)
-        verified = [self._verified_share(seq, seat, author, h, raw) for h, raw in zip(handles, items)]
+        verified = [self._verified_share(seq, seat, author, h, raw, own) for h, raw in zip(handles, items)]
         for h, d in zip(handles, verified):
             self.shares.setdefault(h, {})[seat] = d
         self.current.done += 1
@@ -195,14 +201,15 @@ class DeckBook:
         return mp.decryption_share(key, self.cipher[handle], share_context(self.game, seq, handle),
                                    self.names[seat]).to_bytes()
 
-    def check_claim(self, seq: int, seat: int, author: bytes, handle: int, label: str, raw: object) -> None:
+    def check_claim(self, seq: int, seat: int, author: bytes, handle: int, label: str, raw: object,
+                    *, own: bool = False) -> None:
         """The author's own share completes the others' deal shares; the card must open to
         `label` (SPEC §26.5)."""
         if self.dealt_to.get(handle) != seat:
             raise CardNotHeld(f"card #{handle} was never dealt to seat {seat}", seq=seq, author=author)
-        own = self._verified_share(seq, seat, author, handle, raw)
+        mine = self._verified_share(seq, seat, author, handle, raw, own)
         others = [d for s, d in sorted(self.shares.get(handle, {}).items()) if s != seat]
-        point = mp.combine_shares(self.cipher[handle], [*others, own])
+        point = mp.combine_shares(self.cipher[handle], [*others, mine])
         expected = self.table.point(label) if label in self.table else None
         if point != expected:
             try:

@@ -303,14 +303,14 @@ class Session:
     def _on_shuffle(self, seq: int, author: bytes, body: dict) -> str:
         check_fields(body, {"d": want_bytes()}, seq, author)
         deck = self.book.current.request.deck
-        self.book.accept_shuffle(seq, self.seat_of[author], author, body["d"])
+        self.book.accept_shuffle(seq, self.seat_of[author], author, body["d"], own=self._own)
         self._sync(seq)
         return f"shuffle {deck} ({len(body['d']) // mp.CIPHERTEXT_BYTES} cards)"
 
     def _on_shares(self, seq: int, author: bytes, body: dict) -> str:
         check_fields(body, {"s": want_list()}, seq, author)
         req = self.book.current.request
-        self.book.accept_shares(seq, self.seat_of[author], author, body["s"])
+        self.book.accept_shares(seq, self.seat_of[author], author, body["s"], own=self._own)
         self._sync(seq)
         to = "all" if req.kind == "reveal" else f"seat {req.seat}"
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
@@ -325,7 +325,7 @@ class Session:
         if len(body["p"]) != len(claims):
             raise BadBody(f'"p" must hold one share per hidden card played ({len(claims)})', seq=seq, author=author)
         for (handle, label), raw in zip(claims, body["p"]):
-            self.book.check_claim(seq, seat, author, handle, label, raw)
+            self.book.check_claim(seq, seat, author, handle, label, raw, own=self._own)
         try:
             self._engine(seat, text)
         except GameRuleError as exc:

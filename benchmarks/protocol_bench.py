@@ -1,0 +1,152 @@
+"""Session-level cost of key setup, a 108-card shuffle, a deal and a public reveal for
+2, 3 and 4 peers, and the event throughput of verifying a log, each against its floor.
+
+Run: .venv/bin/python benchmarks/protocol_bench.py   (about a minute)
+
+All peers run in one process and every peer checks what it receives, as in
+`asv selfplay --log-dir`. A step is timed from the first to the last of its events.
+The floor is the number of variable-base mults, base mults, point checks and Ed25519
+verifications the step needs (SPEC §25.8, §26.11) times their measured unit cost; the
+ratio shows what signing, encoding, hashing and the session's bookkeeping add.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from benchmarks.crypto_primitives import measure_primitives  # noqa: E402
+from protocol.game_rules import CHANCE, DeckRequest, GameRuleError  # noqa: E402
+from protocol.identity import Identity  # noqa: E402
+from protocol.session import Session, card_table  # noqa: E402
+from protocol.session_peer import SessionPeer  # noqa: E402
+
+DECK, DEALT, SHOWN = 108, 10, 10
+LABELS = tuple(f"card:{i}" for i in range(DECK))
+
+
+class BenchRules:
+    """Shuffle 108 cards, deal 10 to seat 0, reveal 10 to all, end."""
+    name = "bench/1"
+
+    def new_state(self, players, config):
+        handles = tuple(range(DECK))
+        return {"pending": [DeckRequest("shuffle", "d", handles, labels=LABELS),
+                            DeckRequest("deal", "d", handles[:DEALT], seat=0),
+                            DeckRequest("reveal", "d", handles[DEALT:DEALT + SHOWN])], "done": 0}
+
+    def to_move(self, st):
+        return CHANCE if st["pending"] else None
+
+    def pending_chance(self, st):
+        return st["pending"][0]
+
+    def apply_action(self, st, seat, text):
+        if seat != CHANCE or not st["pending"]:
+            raise GameRuleError("nothing due")
+        st["pending"].pop(0)
+        st["done"] += 1
+
+    def chance_outcome(self, st, request, revealed):
+        return request.kind
+
+    def revealed_cards(self, st, seat, text):
+        return []
+
+    def state_hash(self, st):
+        return bytes([st["done"]]) * 32
+
+    def deck_labels(self):
+        return LABELS
+
+    def result(self, st):
+        return {"scores": [], "winners": []}
+
+    def new_view(self, seat):
+        return {}
+
+    def learn(self, view, handle, label):
+        view[handle] = label
+
+
+def floors(n: int) -> dict[str, tuple[int, int, int, int]]:
+    """(var, base, checks, signature verifications) of each step, all peers together."""
+    o = n - 1
+    return {
+        # each peer proves (1 base); checks n-1 proofs (1b+1v+1c) and the joint key (1c)
+        "key setup": (n * o, n + n * o, n * o + n, 2 * n * o),
+        # each shuffler 108 (b+v); each of n-1 receivers checks 2 points per card
+        "shuffle": (n * DECK, n * DECK, n * o * 2 * DECK, n * o),
+        # n-1 sharers: 10 (2v+1b); n-1 checkers each: 10 (3v+1b+1c); receiver 10 v
+        "deal": (o * DEALT * 2 + o * o * DEALT * 3 + DEALT, o * DEALT + o * o * DEALT,
+                 o * o * DEALT, o * o),
+        "public reveal": (n * SHOWN * 2 + n * o * SHOWN * 3, n * SHOWN + n * o * SHOWN,
+                          n * o * SHOWN, n * o),
+    }
+
+
+def step_of(kind: str, request) -> str:
+    if kind in ("key-commit", "key-reveal"):
+        return "key setup"
+    if kind == "shuffle":
+        return "shuffle"
+    if kind == "shares":
+        return "deal" if request.kind == "deal" else "public reveal"
+    return "other"
+
+
+def play(n: int):
+    rules = BenchRules()
+    ids = [Identity.generate(f"b{i}") for i in range(n)]
+    roster = [i.public_key_bytes for i in ids]
+    game = os.urandom(16)
+    peers = [SessionPeer(i, rules, game, roster, {}) for i in ids]
+    spent: dict[str, float] = {}
+    while not all(p.finished for p in peers):
+        w = next(p for p in peers if p.pending_obligation() is not None)
+        kind = w.pending_obligation()
+        step = step_of(kind, w.book.current.request if w.book and w.book.current else None)
+        t0 = time.perf_counter()
+        wire = w.act()
+        for p in peers:
+            if p is not w:
+                p.receive(wire)
+        spent[step] = spent.get(step, 0.0) + time.perf_counter() - t0
+    return peers, spent
+
+
+def main() -> None:
+    unit = measure_primitives()
+    card_table(LABELS)  # the public table is built once per process, outside the steps
+    print(f"unit costs (µs): var {unit['var']:.1f}  base {unit['base']:.1f}  "
+          f"check {unit['check']:.1f}  sig-verify {unit['sig']:.1f}")
+    print(f"{'players':>7} {'step':<14} {'ms':>9} {'floor ms':>9} {'ratio':>6}")
+    for n in (2, 3, 4):
+        peers, spent = play(n)
+        for step, (v, b, c, s) in floors(n).items():
+            floor = (v * unit["var"] + b * unit["base"] + c * unit["check"] + s * unit["sig"]) / 1e3
+            ms = spent[step] * 1e3
+            print(f"{n:>7} {step:<14} {ms:9.1f} {floor:9.1f} {ms / floor:6.2f}")
+        # verify throughput: one observer replays the whole chain incl. opening and audit
+        wires = [e.wire for e in peers[0].chain.events]
+        t0 = time.perf_counter()
+        obs = Session(BenchRules(), peers[0].game)
+        for wire in wires:
+            obs.receive(wire)
+        dt = time.perf_counter() - t0
+        assert obs.finished and obs.audit.passed
+        v = (2 * n * 0 + n * 1                                 # key proofs: 1v each
+             + (n - 1) * DEALT * 3 + n * SHOWN * 3             # share proofs: 3v each
+             + n * DECK                                        # audit: re-shuffle, 1v per card
+             + obs.audit.cards_opened)                         # audit: open every card
+        b = n + (n - 1) * DEALT + n * SHOWN + n + n * DECK     # proofs, opened x_i, audit
+        c = n + n * 2 * DECK + (n - 1) * DEALT + n * SHOWN     # key, decks, shares
+        floor = (v * unit["var"] + b * unit["base"] + c * unit["check"] + len(wires) * unit["sig"]) / 1e6
+        print(f"{n:>7} {'verify':<14} {dt * 1e3:9.1f} {floor * 1e3:9.1f} {dt / floor:6.2f}"
+              f"   {len(wires) / dt:8.0f} events/s ({len(wires)} events)")
+
+
+if __name__ == "__main__":
+    main()
