@@ -35,8 +35,9 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     ship.square = action.square
     state.moved = True
     state.moved_ship = ship.id
-    if undiscovered_planets(state, action.square) and not _discovered_here(state, action.square):
-        # SPEC §7.1: landing on an undiscovered planet commits the mover to discovering it.
+    if undiscovered_planets(state, action.square):
+        # SPEC §7.1: landing on an undiscovered planet commits the mover to discovering it
+        # (optional where the mover could stop anyway, may_decline_discovery).
         state.discovery = Discovery((action.square, -1), seat, ship.id, 0, "", stage="planet")
 
 
@@ -182,9 +183,11 @@ def _do_kaygus(state: GameState, seat: int, action: PlayExplorer) -> None:
 
 
 def may_decline_discovery(state: GameState) -> bool:
-    """SPEC §7.1: a ship that lands on its owner's station may leave the planet there undiscovered."""
+    """SPEC §7.1: a ship that could stop on the tile anyway (a discovered planet or its owner's
+    station is there) may leave the undiscovered planet alone."""
     d = state.discovery
-    return d.stage == "planet" and d.planet[0] in state.players[d.discoverer].stations
+    return d.stage == "planet" and (d.planet[0] in state.players[d.discoverer].stations
+                                    or _discovered_here(state, d.planet[0]))
 
 
 def do_pass(state: GameState, seat: int, action: Pass) -> None:

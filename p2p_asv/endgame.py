@@ -43,7 +43,7 @@ def score_pirates(state: GameState) -> None:
     for p in state.players:
         for sq, seg in p.pirates:
             if state.board.path_state(sq, seg) == "complete":
-                p.gain(pirate_points(len(state.board.path_squares(sq, seg)) - 2), "pirates")
+                p.gain(pirate_points(len(state.board.path_middle_squares(sq, seg))), "pirates")
         p.pirates = []
 
 

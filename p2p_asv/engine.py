@@ -20,7 +20,7 @@ from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState
 from .tiles import TILE_BY_ID
 from .tiles import TILES as TILE_TYPES
 from .turn import (BIG_SHIP, PHASE_ACTIONS, PIECE_LIMIT, advance, can_draw, home_squares,
-                   pirate_on_path, station_at, tiles_to_draw)
+                   opponent_planet_on_path, pirate_on_path, station_at, tiles_to_draw)
 from .view import PlayerView
 
 NAMES_BY_SLUG = {A.slug(n): n for n in [c.name for c in CARDS] + [t.id for t in TILE_TYPES] + list(QUEST_DECK)}
@@ -176,7 +176,8 @@ def _pieces(state: GameState, view: PlayerView) -> list:
             out.append(A.PlaceStation(sq))
         if len(player.pirates) < PIECE_LIMIT and not tile.planets:
             out += [A.PlacePirate(sq, i) for i in range(len(tile.paths))
-                    if state.board.path_state(sq, i) != "ruined" and not pirate_on_path(state, sq, i)]
+                    if state.board.path_state(sq, i) != "ruined" and not pirate_on_path(state, sq, i)
+                    and not opponent_planet_on_path(state, seat, sq, i)]
     return out
 
 

@@ -232,6 +232,15 @@ def pirate_on_path(state: GameState, sq, seg) -> bool:
     return any(state.board.path_key(*pr) == key for p in state.players for pr in p.pirates)
 
 
+def opponent_planet_on_path(state: GameState, seat: int, sq, seg) -> bool:
+    """SPEC §6.2: a pirate's path may reach undiscovered planets or its placer's own, no other."""
+    for end in state.board.path_planets(sq, seg):
+        record = state.planets.get(end)
+        if record is not None and record.owner != seat:
+            return True
+    return False
+
+
 def do_place_pirate(state: GameState, seat: int, action: PlacePirate) -> None:
     _piece_phase(state)
     tile = _just_placed(state, action.square)
@@ -239,6 +248,8 @@ def do_place_pirate(state: GameState, seat: int, action: PlacePirate) -> None:
     require(0 <= action.segment < len(tile.paths), "no such path on that tile")
     require(state.board.path_state(action.square, action.segment) != "ruined", "that path is ruined")
     require(not pirate_on_path(state, action.square, action.segment), "that path already has a pirate")
+    require(not opponent_planet_on_path(state, seat, action.square, action.segment),
+            "a pirate's path may not lead to another player's planet")
     require(len(state.players[seat].pirates) < PIECE_LIMIT, "you already have two pirates in play")
     state.players[seat].pirates.append((action.square, action.segment))
     state.piece_placed = True

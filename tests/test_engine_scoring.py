@@ -405,10 +405,6 @@ def test_tied_winners_get_no_title():
     assert r["winners"] == [0, 1] and r["title"] is None
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: endgame.score_pirates counts path-only tiles "
-                   "as len(path_squares) - 2, which is one short when both planet ends of the "
-                   "path lie on the same two-planet tile (p2-twin); board.path_middle_squares "
-                   "gives the right count")
 def test_pirate_on_a_loop_joining_the_two_planets_of_the_twin_tile():
     """The twin tile's two planets joined by a loop of five path tiles round C-4: a completed
     path (two different planets) with five path-only tiles, 1+2+3+4+5 = 15 (SPEC §9.1)."""

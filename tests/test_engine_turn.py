@@ -365,3 +365,25 @@ def test_game_ends_after_the_turn_in_which_the_last_tile_is_drawn(players, seed)
     with pytest.raises(IllegalAction, match="over"):
         apply(state, 0, A.Next())
     assert state.hash() == refused_state
+
+
+def test_pirate_refused_on_a_path_leading_to_an_opponent_planet():
+    """SPEC §6.2: a pirate's path may reach undiscovered planets or the placer's own only."""
+    from p2p_asv.state import PlanetRecord
+    from p2p_asv.tile_model import DEEP, PATH, PathSegment, Tile
+    from p2p_asv.turn import opponent_planet_on_path
+    from p2p_asv.geometry import parse_square
+    g = Game(2)
+    state = g.state
+    end = Tile("t-end", "planet", 1, (DEEP, PATH, DEEP, DEEP), paths=(PathSegment((1,), "planet", 0),),
+               planets=(1,))
+    middle = Tile("t-mid", "path", 1, (DEEP, PATH, DEEP, PATH), paths=(PathSegment((1, 3)),),
+                  path_shape="straight")
+    a, b = parse_square("B-12"), parse_square("C-12")
+    state.board.place(end, a, 0, setup=True)
+    state.board.place(middle, b, 0, setup=True)
+    assert not opponent_planet_on_path(state, 0, b, 0)   # undiscovered: allowed
+    state.planets[(a, 0)] = PlanetRecord(0, False)
+    assert not opponent_planet_on_path(state, 0, b, 0)   # own planet: allowed
+    state.planets[(a, 0)] = PlanetRecord(1, False)
+    assert opponent_planet_on_path(state, 0, b, 0)       # another seat's planet: refused
