@@ -114,7 +114,7 @@ class FramedStream:
         with trio.move_on_after(linger):
             try:
                 await self.send_message({"t": "error", "code": code, "msg": msg[:1000]})
-                await self._send_eof()
+                await self.send_eof()
                 drained = 0
                 while drained < _DRAIN_LIMIT:
                     chunk = await self.stream.receive_some(_RECEIVE_CHUNK)
@@ -126,11 +126,16 @@ class FramedStream:
                 pass
         await self.aclose()
 
-    async def _send_eof(self) -> None:
+    async def send_eof(self) -> None:
+        """Half-close: no more frames from this side (the peer reads a clean EOF)."""
         send_eof = getattr(self.stream, "send_eof", None)
         if send_eof is not None:
             async with self._send_lock:
-                await send_eof()
+                try:
+                    await send_eof()
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    raise ConnectionClosed(f"cannot half-close: {exc or type(exc).__name__}",
+                                           peer=self.peer) from None
 
     async def aclose(self) -> None:
         if not self._closed:

@@ -364,7 +364,7 @@ class Mesh:
                 await conn.fs.send_message({"t": "ping"})
             elif isinstance(item, _Retire):
                 await conn.fs.send_message({"t": "error", "code": item.error.code, "msg": item.error.reason})
-                await conn.fs._send_eof()
+                await conn.fs.send_eof()
                 return
             else:
                 await conn.fs.send_frame(item)
