@@ -16,7 +16,7 @@ from protocol.identity import Identity
 from protocol.mesh import Mesh, PeerAddress, open_mesh
 from protocol.transport_errors import (
     BadEventWire, CatchupTimeout, ConnectionClosed, FrameTooLarge, KeyNotAllowed, MalformedFrame,
-    NotConnected, PeerRefused, PeerTimeout, UnknownMessageType,
+    NotConnected, PeerRefused, PeerTimeout, SendQueueFull, UnknownMessageType,
 )
 
 GAME = bytes(range(16))
@@ -416,3 +416,25 @@ async def test_mesh_rejects_bad_settings():
     with pytest.raises(RuntimeError):
         Mesh(IDS[0], GAME, ALLOWED, lambda k, w: None).address
     assert PeerAddress(b"k", "h", 1) < PeerAddress(b"l", "h", 1)
+
+
+async def test_a_peer_that_stops_reading_is_dropped_as_slow_without_stalling_others():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            started = [await start(stack, i, send_queue=4) for i in IDS[:2]]
+            (a, ra), (b, rb) = started
+            await b.connect(*a.address)
+            fs = await raw_peer(IDS[3], a)           # authenticated, then never reads
+            await wait_until(lambda: len(a.peer_keys()) == 2)
+            pad = bytes(60000)
+            seq = 0
+            while not ra.down:
+                await a.broadcast(sign_event(IDS[0], GAME, seq, ZERO_HASH, "move", {"pad": pad}).wire)
+                await fs.send_message({"t": "ping"})   # stays alive: only its reading is slow
+                seq += 1
+                await wait_until(lambda: len(rb.events) == seq)   # b keeps up all along
+            key, err = ra.down[0]
+            assert key == IDS[3].public_key_bytes and isinstance(err, SendQueueFull)
+            assert "reads too slowly" in str(err)
+            await fs.aclose()
+            assert a.peer_keys() == [b.public_key] and rb.down == []
