@@ -438,3 +438,22 @@ async def test_a_peer_that_stops_reading_is_dropped_as_slow_without_stalling_oth
             assert "reads too slowly" in str(err)
             await fs.aclose()
             assert a.peer_keys() == [b.public_key] and rb.down == []
+
+
+async def test_a_redial_by_the_same_peer_replaces_its_stale_connection():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra = await start(stack, IDS[0])
+            stale = await raw_peer(IDS[1], a)             # B's old link, gone quiet
+            await wait_until(lambda: a.peer_keys() == [IDS[1].public_key_bytes])
+            b, rb = await start(stack, IDS[1])
+            await b.connect(*a.address)                   # same dialer: the newer one wins
+            reply = await error_frame(stale)
+            assert reply["code"] == "duplicate"
+            await stale.aclose()
+            await wait_until(lambda: len(a._conns) == 1)   # the retired one ends when closed
+            assert a._current[b.public_key].auth.role == "listener"
+            w = event(IDS[1])
+            await b.broadcast(w)
+            await wait_until(lambda: ra.wires() == [w])
+            assert ra.up == [b.public_key] and ra.down == []   # a swap, not a drop
