@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from cli import render
 from p2p_asv import actions as A
 from p2p_asv import engine
 from p2p_asv.bots import BOTS
 from p2p_asv.cards import REFUEL_DECK, SPACE_PORT_DECK, STARTING_SHIP
 from p2p_asv.endgame import result
 from p2p_asv.errors import EngineError
-from p2p_asv.geometry import COLUMNS, SIZE, seat_colours, square_name
+from p2p_asv.geometry import seat_colours, square_name
 from p2p_asv.quests import QUEST_DECK
 from p2p_asv.setup import new_game
 from p2p_asv.state import CHANCE as ENGINE_CHANCE
@@ -132,16 +133,9 @@ def bot_agent(kind: str, seed: str):
 
 
 def render_board(state: GameState) -> str:
-    """A 13×13 text grid: tile id per square (first 5 characters), then pieces and scores."""
+    """The REPL's 13×13 board in plain text, then planets, ships, pieces and scores."""
     colours = seat_colours(len(state.players))
-    lines = ["      " + "".join(f"{c:<6}" for c in COLUMNS[:SIZE])]
-    for row in range(SIZE):
-        cells = []
-        for col in range(SIZE):
-            placed = state.board.tile_at((col, row))
-            cells.append(f"{placed.tile.id[:5]:<6}" if placed else ".     ")
-        lines.append(f"{row + 1:>4}  " + "".join(cells))
-    lines.append("")
+    lines = [render.plain(render.board(state)), ""]
     for (sq, part), rec in sorted(state.planets.items()):
         kind = "home planet" if rec.home else "planet"
         lines.append(f"{kind} {square_name(sq)}/{part}: {colours[rec.owner]}"
