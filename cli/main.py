@@ -15,6 +15,8 @@ COMMANDS = {
     "log": "cmd_log",
     "replay": "cmd_replay",
     "play": "cmd_play",
+    "host": "cmd_host",
+    "join": "cmd_join",
 }
 
 

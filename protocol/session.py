@@ -20,6 +20,7 @@ from typing import Any
 from protocol import commit_reveal as cr
 from protocol import group as g
 from protocol import mental_poker as mp
+from protocol.abort import ABORT_KIND, check_abort
 from protocol.audit import AuditReport, run_audit
 from protocol.dealing import DeckBook
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
@@ -103,7 +104,7 @@ class Session:
     def next_kind(self) -> str | None:
         if self.phase == "play":
             return self.book.due_kind() if self.rules.to_move(self.state) == CHANCE else "action"
-        return None if self.phase == "done" else self.phase
+        return None if self.phase in ("done", "aborted") else self.phase
 
     def state_hash(self) -> bytes:
         if self._hash[0] != self._version:
@@ -125,9 +126,13 @@ class Session:
         if ev.seq != self.chain.height:
             self.chain.append(ev)  # raises ReplayedEvent, Equivocation or OutOfOrder
             raise OutOfOrder(f"expected seq {self.chain.height}", seq=ev.seq, author=ev.author)
-        if self.phase == "done":
-            raise UnexpectedKind("the game is over and audited; nothing more may be written",
-                                 seq=ev.seq, author=ev.author)
+        if ev.kind == ABORT_KIND and ev.prev == self.chain.head:
+            self._accept(ev, check_abort(self, ev))  # SPEC §29.6: a silent peer is named
+            self._next_phase("aborted")
+            return ev
+        if self.phase in ("done", "aborted"):
+            raise UnexpectedKind(f"the game is {'over' if self.phase == 'done' else 'aborted'}; "
+                                 "nothing more may be written", seq=ev.seq, author=ev.author)
         want = self.next_author()
         if want is not None and ev.author != want:
             raise WrongAuthor(f"{fingerprint(want)} writes at this height", seq=ev.seq, author=ev.author)

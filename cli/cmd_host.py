@@ -1,0 +1,48 @@
+"""Open a game on this machine: print an invite, wait for players (or bots), play.
+
+The invite line (`asv join HOST:PORT/GAMEID/FINGERPRINT`) is what the others paste. The
+game starts when the seats are full; the seats are then fixed by commit-reveal and the
+creator has no more say than anyone (SPEC §29.2-§29.3). Exit 0: finished and audited;
+2: aborted because a peer went silent; 1: error.
+"""
+from __future__ import annotations
+
+import sys
+
+import trio
+
+from cli.net_args import add_common
+from cli.net_peer import Printer, exit_code, host_game, scoreboard, write_timings
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--seats", type=int, default=2, choices=range(1, 5), metavar="N",
+                        help="players in the game, bots included (default 2)")
+    parser.add_argument("--bots", type=int, default=0, metavar="N",
+                        help="seats filled by bot peers started in this process (default 0)")
+    parser.add_argument("--bot-kind", choices=["greedy", "random"], default="greedy",
+                        help="kind of the --bots peers (default greedy)")
+    add_common(parser)
+
+
+def run(args) -> int:
+    if args.bot is None:
+        from cli.net_driver import play_networked  # the REPL seat
+        return play_networked(args, host=True)
+    printer = Printer(prefix="", turns=not args.quiet)
+    try:
+        node = trio.run(lambda: host_game(args, printer=printer))
+    except KeyboardInterrupt:
+        print("interrupted; your log keeps every event written so far", file=sys.stderr)
+        return 1
+    return finish(node, args, printer)
+
+
+def finish(node, args, printer: Printer) -> int:
+    s = node.session
+    if s is not None and s.finished:
+        printer.say(scoreboard(s))
+    if node.log_path is not None:
+        printer.say(f"log {node.log_path}  ({s.chain.height if s else 0} events, head {s.chain.head.hex() if s else '-'})")
+    write_timings(node, args.timings)
+    return exit_code(node)

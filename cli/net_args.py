@@ -1,0 +1,26 @@
+"""Options shared by `asv host` and `asv join` (SPEC §29.8 lists the defaults)."""
+from __future__ import annotations
+
+from p2p_asv.bots import BOTS
+from protocol.node import DEFAULT_TIMEOUT
+
+
+def add_common(parser) -> None:
+    parser.add_argument("--name", default="", help="your display name in the game (max 64 chars)")
+    parser.add_argument("--key", metavar="PATH", default=None,
+                        help="identity key file (asv keygen); default: a fresh key for this game")
+    parser.add_argument("--log-dir", metavar="DIR", default="asv-logs",
+                        help="where this peer writes its .asvlog and .secrets (default ./asv-logs)")
+    parser.add_argument("--bot", choices=sorted(BOTS), default=None,
+                        help="play this seat with a bot instead of the REPL")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"abort the game when the peer due to write is silent this long "
+                             f"(default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--port", type=int, default=0, metavar="P", help="port to listen on (default: any free)")
+    parser.add_argument("--listen", default="127.0.0.1", metavar="HOST",
+                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)")
+    parser.add_argument("--advertise", default=None, metavar="HOST",
+                        help="address others should dial, printed in the invite (default: --listen)")
+    parser.add_argument("--no-color", action="store_true", help="plain text in the REPL")
+    parser.add_argument("--quiet", action="store_true", help="no turn-by-turn progress lines")
+    parser.add_argument("--timings", metavar="FILE", default=None, help="write event timings as JSON (benchmarks)")

@@ -1,0 +1,223 @@
+"""Amazing Space Venture peers on the network (SPEC §29): invites, progress lines, the
+scoreboard, and the host/join flows shared by `asv host`, `asv join` and `asv demo`.
+
+A bot filling a seat of `asv host --bots N` is a separate mesh node with its own identity
+and its own log, running in the host's process (SPEC §29.3); `asv demo` runs every bot in
+its own OS process instead.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, TextIO
+
+import trio
+
+from cli.asv_adapter import AsvRules, bot_agent
+from p2p_asv.bots import BOTS
+from p2p_asv.geometry import seat_colours
+from p2p_asv.state import TILES
+from protocol.identity import Identity, fingerprint, load_identity
+from protocol.node import Node, NodeOptions, restore_peer
+from protocol.logfile import scan_log
+
+__all__ = ["Invite", "parse_invite", "Printer", "scoreboard", "exit_code", "make_identity",
+           "host_game", "join_game", "write_timings"]
+
+INVITE_PREFIX = "asv join "
+
+
+@dataclass(frozen=True)
+class Invite:
+    host: str
+    port: int
+    game: bytes | None = None
+    creator: str | None = None     # fingerprint of the peer at host:port, if known
+
+    def text(self) -> str:
+        parts = [f"{self.host}:{self.port}"]
+        if self.game is not None:
+            parts.append(self.game.hex())
+            if self.creator:
+                parts.append(self.creator)
+        return "/".join(parts)
+
+
+def parse_invite(text: str) -> Invite:
+    """HOST:PORT[/GAMEID[/FINGERPRINT]], as printed by `asv host` (SPEC §29.2)."""
+    text = text.strip()
+    if text.startswith(INVITE_PREFIX):
+        text = text[len(INVITE_PREFIX):].strip()
+    parts = text.split("/")
+    host, sep, port = parts[0].rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{parts[0]!r} is not HOST:PORT")
+    game = None
+    if len(parts) > 1:
+        try:
+            game = bytes.fromhex(parts[1])
+        except ValueError:
+            raise ValueError(f"game id {parts[1]!r} is not hex") from None
+        if len(game) not in (16, 32):
+            raise ValueError("a game id is 16 or 32 bytes (32 or 64 hex digits)")
+    creator = parts[2] if len(parts) > 2 else None
+    if len(parts) > 3:
+        raise ValueError("an invite is HOST:PORT/GAMEID/FINGERPRINT")
+    return Invite(host, int(port), game, creator)
+
+
+def make_identity(key: str | None, name: str) -> Identity:
+    if key:
+        identity = load_identity(key)
+        if name:
+            identity.name = name
+        return identity
+    return Identity.generate(name)
+
+
+def scoreboard(session) -> str:
+    """The final scoreboard of a finished game, seat by seat, best first."""
+    res = session.result()
+    n = session.players
+    colours = seat_colours(n)
+    names = [session.names[session.roster.index(k)] for k in session.seat_keys]
+    lines = ["Final scoreboard"]
+    for seat in sorted(range(n), key=lambda s: -res["scores"][s]):
+        parts = ", ".join(f"{k} {v}" for k, v in res.get("breakdown", [{}] * n)[seat].items())
+        lines.append(f"  {colours[seat]:6s} {names[seat][:16]:16s} {res['scores'][seat]:4d}   ({parts})")
+    winners = " and ".join(colours[s] for s in res["winners"])
+    title = f", {res['title']}" if res.get("title") else ""
+    lines.append(f"Winner: {winners}{title}.")
+    return "\n".join(lines)
+
+
+def exit_code(node: Node) -> int:
+    """0 finished and audited; 2 aborted (a silent peer was named); 1 anything else."""
+    s = node.session
+    if s is not None and s.finished and s.audit is not None and s.audit.passed:
+        return 0
+    if s is not None and s.phase == "aborted":
+        return 2
+    return 1
+
+
+class Printer:
+    """Progress lines for a bot peer (or a quiet one): turns, tiles left, scores, and the
+    long steps (key setup, shuffles)."""
+
+    def __init__(self, out: TextIO | None = sys.stdout, *, prefix: str = "", turns: bool = True) -> None:
+        self.out = out
+        self.prefix = prefix
+        self.turns = turns
+        self._turn = 0
+
+    def say(self, text: str) -> None:
+        if self.out is not None:
+            print(self.prefix + text, file=self.out, flush=True)
+
+    def applied(self, node: Node, ev, note: str) -> None:
+        s = node.session
+        if ev.kind == "hello" and ev.seq == 0:
+            self.say(f"game {s.game.hex()} started: {s.players} seats")
+        elif ev.kind == "seat-reveal" and s.phase == "key-commit":
+            colours = seat_colours(s.players)
+            seats = ", ".join(f"{colours[i]}: {s.names[s.roster.index(k)]}" for i, k in enumerate(s.seat_keys))
+            self.say(f"seats fixed by commit-reveal ({seats}); key setup...")
+        elif ev.kind == "key-reveal" and s.phase == "play":
+            self.say("joint key ready; shuffling the decks")
+        elif ev.kind == "shuffle":
+            self.say(f"  {note} by seat {s.seat_of[ev.author] + 1} of {s.players}")
+        elif ev.kind == "abort":
+            self.say(note)
+        elif ev.kind == "open" and s.finished:
+            self.say(f"all secrets opened; audit {'passed' if s.audit.passed else 'FAILED: ' + s.audit.reason}")
+        if self.turns and s.phase == "play" and s.state.phase == TILES and s.state.turn != self._turn:
+            self._turn = s.state.turn
+            colours = seat_colours(s.players)
+            scores = "  ".join(f"{c}:{p.score}" for c, p in zip(colours, s.state.players))
+            self.say(f"turn {s.state.turn:3d}  {colours[s.state.active]:6s} to play  "
+                     f"tiles left {s.state.tiles_left():2d}  scores {scores}")
+
+
+def _options(args, seats: int | None) -> NodeOptions:
+    return NodeOptions(host=getattr(args, "listen", None) or "127.0.0.1", port=getattr(args, "port", 0) or 0,
+                       timeout=args.timeout, seats=seats)
+
+
+def _agent(kind: str | None, tag: str):
+    if kind is None:
+        return None
+    if kind not in BOTS:
+        raise SystemExit(f"asv: unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+    return bot_agent(kind, tag)
+
+
+async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,
+                    bot_printer: Printer | None = None) -> Node:
+    """Open a game, print the invite, fill seats with in-process bot nodes, start when
+    the seats are full, play to the end. Returns the host's node."""
+    identity = make_identity(args.key, args.name or "host")
+    game = os.urandom(16)
+    seats = args.seats
+    if not 1 <= seats <= 4 or not 0 <= args.bots < seats:
+        raise SystemExit("asv host: need 1-4 seats and fewer bots than seats")
+    node = Node(identity, AsvRules(), game, args.log_dir, agent=_agent(args.bot, f"{game.hex()}/0"),
+                options=_options(args, seats), on_applied=printer.applied, on_note=printer.say)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(node.run)
+        host, port = node.mesh.address
+        invite = Invite(args.advertise or host, port, game, identity.fingerprint)
+        printer.say(f"invite: {INVITE_PREFIX}{invite.text()}")
+        printer.say(f"you are {identity.fingerprint}; waiting for {seats - 1 - args.bots} player(s) "
+                    f"and {args.bots} bot(s)")
+        if ready is not None:
+            ready(node)
+        for i in range(args.bots):
+            bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), AsvRules(), game, args.log_dir,
+                       agent=_agent(args.bot_kind, f"{game.hex()}/{i + 1}"), options=_options(args, None),
+                       on_note=(bot_printer or Printer(None)).say)
+            bot.options.port = 0
+            await nursery.start(bot.run)
+            await bot.connect("127.0.0.1", port)
+        roster = await node.wait_lobby_full()
+        node.start(roster)
+    return node
+
+
+async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None) -> Node:
+    """Join through any peer of the game (or rejoin from --resume LOG) and play to the end."""
+    invite = parse_invite(args.address)
+    rules = AsvRules()
+    peer = None
+    if args.resume:
+        identity = make_identity(args.key, args.name)
+        game = scan_log(args.resume).game
+        if invite.game is not None and invite.game != game:
+            raise SystemExit(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
+        peer = restore_peer(identity, rules, args.resume, agent=_agent(args.bot, f"{game.hex()}/r"))
+        printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")
+    else:
+        if invite.game is None:
+            raise SystemExit("asv join: the address needs the game id (HOST:PORT/GAMEID), or use --resume LOG")
+        identity = make_identity(args.key, args.name or "player")
+        game = invite.game
+    node = Node(identity, rules, game, args.log_dir, agent=_agent(args.bot, f"{game.hex()}/{identity.fingerprint}"),
+                options=_options(args, None), peer=peer, on_applied=printer.applied, on_note=printer.say)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(node.run)
+        key = await node.connect(invite.host, invite.port)
+        if invite.creator and fingerprint(key) != invite.creator and not args.resume:
+            printer.say(f"note: the peer at {invite.host}:{invite.port} is {fingerprint(key)}, "
+                        f"not the creator {invite.creator}")
+        printer.say(f"connected to {fingerprint(key)}; you are {identity.fingerprint}")
+        if ready is not None:
+            ready(node)
+    return node
+
+
+def write_timings(node: Node, path: str | None) -> None:
+    if path:
+        Path(path).write_text(json.dumps({"signed": node.timing.signed, "applied": node.timing.applied}))

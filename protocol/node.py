@@ -1,0 +1,386 @@
+"""One peer of a game on the network (SPEC §29): a SessionPeer driven over a Mesh.
+
+Game-agnostic. Every event wire that arrives is checked by the session before it is
+applied (a rejected one is never logged); events that arrive early wait in a buffer
+until their height; whenever this peer owes the next event it writes it and broadcasts
+it. A peer that falls behind (a gap, a reconnect, a resume) asks the others for the
+events since its height. If the peer due to write stays silent past the timeout, the
+peers after it in lobby order (one at a time, SPEC §29.6) write a signed abort naming it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import trio
+
+from protocol import mental_poker as mp
+from protocol.abort import abort_writers, make_abort
+from protocol.errors import EventError, ReplayedEvent
+from protocol.events import SignedEvent, parse_event
+from protocol.game_rules import Agent, GameRules
+from protocol.identity import Identity, fingerprint
+from protocol.logfile import LogWriter, SecretsFile
+from protocol.mesh import Mesh
+from protocol.session_errors import SessionHalted, StateHashMismatch
+from protocol.session_peer import SessionPeer
+from protocol.transport_errors import TransportError
+
+__all__ = ["Node", "NodeOptions", "NotInRoster", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT"]
+
+DEFAULT_TIMEOUT = 120.0    # seconds the due peer may stay silent before it is named in an abort
+DEFAULT_RESYNC = 2.0       # seconds without progress before asking peers for missed events
+DEFAULT_LINGER = 1.0       # seconds to keep serving after the game ends (last wires flush)
+
+
+class NotInRoster(RuntimeError):
+    """The game started with a roster that does not hold this peer's key."""
+
+
+class ResumeError(RuntimeError):
+    """A log or its secrets cannot be used to rejoin the game (the reason says why)."""
+
+
+@dataclass
+class NodeOptions:
+    host: str = "127.0.0.1"
+    port: int = 0
+    timeout: float = DEFAULT_TIMEOUT
+    resync: float = DEFAULT_RESYNC
+    linger: float = DEFAULT_LINGER
+    keepalive: float = 2.0
+    peer_timeout: float = 10.0
+    seats: int | None = None          # lobby size; None: fixed by a roster already known
+
+
+@dataclass
+class Timing:
+    """When this peer signed or applied each event (time.monotonic(); one clock per host)."""
+    signed: dict[int, float] = field(default_factory=dict)
+    applied: dict[int, float] = field(default_factory=dict)
+
+
+def restore_peer(identity: Identity, rules: GameRules, log_path: str | Path,
+                 agent: Agent | None = None) -> SessionPeer:
+    """Rebuild a peer from its own log and SecretsFile (SPEC §29.7): the secrets it drew
+    (seat value, key share, shuffle witnesses) are put back first, then every logged event
+    is replayed through the session's ordinary checks; the writers are attached after."""
+    log = LogWriter(log_path)
+    try:
+        secrets = SecretsFile(log_path, log.game)
+    except Exception:
+        log.close()
+        raise
+    records, kept = log.records, secrets.merged()
+    if not records:
+        raise ResumeError(f"{log_path} holds no event yet: join the game afresh")
+    first = parse_event(records[0], expected_game=log.game)
+    if first.kind != "hello" or "roster" not in first.body:
+        raise ResumeError(f"{log_path} does not start with the game's first hello")
+    if "seat_value" not in kept or "key" not in kept:
+        raise ResumeError(f"{secrets.path} lacks the seat value or key share of this peer")
+    peer = SessionPeer(identity, rules, log.game, list(first.body["roster"]), dict(first.body["config"]),
+                       agent=agent)
+    # SessionPeer drew fresh secrets in __init__; the game's are the ones kept on disk
+    peer._seat_value = kept["seat_value"]
+    peer._key = mp.KeyShare.generate(kept["key"])
+    peer._own_witnesses = {int(k[1:]): mp.ShuffleWitness.from_bytes(v)
+                           for k, v in kept.items() if k.startswith("w") and k[1:].isdigit()}
+    for wire in records:
+        peer.receive(wire)
+    peer.log, peer.secret_store = log, secrets
+    return peer
+
+
+class Node:
+    """Run with `await node.run(task_status=...)` inside a nursery; see cli/net_peer.py.
+
+    Roles: the creator calls `start(roster)` once the lobby is full; a joiner's session
+    is made when the first hello arrives; a resumed peer passes `peer=restore_peer(...)`.
+    Callbacks: `on_applied(node, ev, note)` after every accepted event (own ones too);
+    `on_note(text)` for lobby and fault messages."""
+
+    def __init__(self, identity: Identity, rules: GameRules, game: bytes, log_dir: str | Path | None,
+                 *, agent: Agent | None = None, options: NodeOptions | None = None,
+                 peer: SessionPeer | None = None, config: dict | None = None,
+                 on_applied: Callable[["Node", SignedEvent, str], None] | None = None,
+                 on_note: Callable[[str], None] | None = None,
+                 make_session: Callable[..., SessionPeer] | None = None) -> None:
+        self.identity = identity
+        self.me = identity.public_key_bytes
+        self.rules = rules
+        self.game = bytes(game)
+        self.log_dir = Path(log_dir) if log_dir is not None else None
+        self.agent = agent
+        self.options = options or NodeOptions()
+        self.config = dict(config or {})
+        self.on_applied = on_applied
+        self.on_note = on_note
+        self.make_session = make_session or SessionPeer
+        self.session: SessionPeer | None = peer
+        self.lobby: list[bytes] = [self.me]     # keys in order of arrival (creator's view)
+        self.rejected: list[EventError] = []    # events refused (never logged)
+        self.timing = Timing()
+        self.log_path: Path | None = None if peer is None or peer.log is None else Path(peer.log.path)
+        self.mesh = Mesh(identity, self.game, self._allowed, self._on_event, host=self.options.host,
+                         port=self.options.port, on_catchup_request=self._on_catchup,
+                         on_peer_up=self._on_peer_up, on_peer_down=self._on_peer_down,
+                         on_refused=self._on_refused, keepalive_interval=self.options.keepalive,
+                         peer_timeout=self.options.peer_timeout)
+        self._inbox_send, self._inbox = trio.open_memory_channel[SignedEvent | bytes](65536)
+        self._buffer: dict[int, list[SignedEvent]] = {}
+        self._progress_at = time.monotonic()
+        self._changed = trio.Event()
+        self._lobby_full = trio.Event()
+        self._nursery: trio.Nursery | None = None
+        self._resync_at = 0.0
+
+    # ------------------------------------------------------------------ state
+    @property
+    def height(self) -> int:
+        return 0 if self.session is None else self.session.chain.height
+
+    @property
+    def over(self) -> bool:
+        s = self.session
+        return s is not None and (s.finished or s.phase == "aborted" or s.halted is not None)
+
+    @property
+    def roster(self) -> list[bytes] | None:
+        return None if self.session is None else self.session.roster
+
+    def note(self, text: str) -> None:
+        if self.on_note is not None:
+            self.on_note(text)
+
+    async def wait_changed(self) -> None:
+        """Return after the next accepted event (or the end of the game)."""
+        await self._changed.wait()
+
+    def _bump(self) -> None:
+        self._progress_at = time.monotonic()
+        self._changed.set()
+        self._changed = trio.Event()
+
+    # ------------------------------------------------------------------ mesh callbacks
+    def _allowed(self, key: bytes) -> bool:
+        roster = self.roster
+        if roster is not None:
+            return key in roster
+        seats = self.options.seats
+        return seats is None or key in self.lobby or len(self.lobby) < seats
+
+    async def _on_event(self, peer_key: bytes, wire: bytes) -> None:
+        await self._inbox_send.send(wire)
+
+    def _on_catchup(self, peer_key: bytes, from_seq: int) -> list[bytes]:
+        if self.session is None:
+            return []
+        return [ev.wire for ev in self.session.chain.events[from_seq:]]
+
+    def _on_peer_up(self, key: bytes) -> None:
+        if self.roster is None and key not in self.lobby and self.options.seats is not None:
+            self.lobby.append(key)
+            self.note(f"{fingerprint(key)} joined ({len(self.lobby)}/{self.options.seats} seats)")
+            if len(self.lobby) >= self.options.seats:
+                self._lobby_full.set()
+        if self.session is not None and self._nursery is not None:
+            self._nursery.start_soon(self._catch_up_from, key)
+
+    def _on_peer_down(self, key: bytes, error: TransportError) -> None:
+        if self.roster is None and key in self.lobby and self.session is None and self.options.seats:
+            self.lobby.remove(key)   # left before the start: the seat is free again
+        if not self.over:
+            self.note(f"lost {fingerprint(key)}: {error}")
+
+    def _on_refused(self, error: TransportError) -> None:
+        self.note(f"refused a connection: {error}")
+
+    # ------------------------------------------------------------------ lifecycle
+    async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
+        """Serve the mesh and play until the game ends (finished, aborted or halted);
+        then linger briefly so the last wires reach everyone, and close."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            await nursery.start(self.mesh.run)
+            task_status.started(self)
+            try:
+                await self._play()
+                with trio.move_on_after(self.options.linger):
+                    await self._linger()
+            finally:
+                self.mesh.close()
+                self._close_files()
+
+    async def connect(self, host: str, port: int) -> bytes:
+        return await self.mesh.connect(host, port)
+
+    async def wait_lobby_full(self) -> list[bytes]:
+        await self._lobby_full.wait()
+        return list(self.lobby)
+
+    def start(self, roster: list[bytes] | None = None) -> None:
+        """Creator: fix the roster (lobby order, own key first) and write the first hello
+        on the next turn of the loop; after that the creator is one peer among equals."""
+        if self.session is not None:
+            raise RuntimeError("the game has started")
+        roster = list(roster or self.lobby)
+        if roster[0] != self.me:
+            raise ValueError("the creator's key comes first in the roster")
+        self._open_session(roster, self.config)
+        self._changed.set()
+
+    def _open_session(self, roster: list[bytes], config: dict) -> None:
+        if self.me not in roster:
+            raise NotInRoster("the game started with a roster that does not hold this peer's key "
+                              f"({fingerprint(self.me)})")
+        log = secrets = None
+        if self.log_dir is not None:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            self.log_path = self.log_dir / f"{self.game.hex()[:12]}-{fingerprint(self.me)}.asvlog"
+            log, secrets = LogWriter(self.log_path, self.game), SecretsFile(self.log_path, self.game)
+        self.session = self.make_session(self.identity, self.rules, self.game, roster, config,
+                                         log=log, secrets=secrets, agent=self.agent)
+
+    def _close_files(self) -> None:
+        s = self.session
+        if s is not None:
+            for f in (s.log, s.secret_store):
+                if f is not None:
+                    f.close()
+
+    async def _linger(self) -> None:
+        while self.mesh.peer_keys():
+            await trio.sleep(0.05)
+
+    # ------------------------------------------------------------------ the loop
+    async def _play(self) -> None:
+        tick = min(0.25, self.options.resync / 2)
+        while not self.over:
+            await self._act_while_due()
+            if self.over:
+                break
+            with trio.move_on_after(tick):
+                item = await self._inbox.receive()
+                self._feed(item)
+                continue
+            await self._idle()
+
+    async def _act_while_due(self) -> None:
+        s = self.session
+        while s is not None and not self.over:
+            kind = s.pending_obligation()
+            if kind is None or (kind == "action" and self.agent is None):
+                return   # a human seat: submit() writes the action
+            self.timing.signed[s.chain.height] = time.monotonic()
+            wire = s.act()
+            self._applied(s.chain.events[-1])
+            await self.mesh.broadcast(wire)
+
+    async def submit(self, action: str) -> None:
+        """A human's action for this peer's seat: written now if it is due (raises the
+        session's typed error, e.g. IllegalMove, and changes nothing if refused)."""
+        s = self.session
+        if s is None or s.pending_obligation() != "action":
+            from protocol.session_peer import NotYourTurn
+            raise NotYourTurn("no action of this seat is due", seq=self.height, author=self.me)
+        self.timing.signed[s.chain.height] = time.monotonic()
+        wire = s.act(action)
+        self._applied(s.chain.events[-1])
+        await self.mesh.broadcast(wire)
+        await self._act_while_due()
+
+    def _applied(self, ev: SignedEvent) -> None:
+        self.timing.applied[ev.seq] = time.monotonic()
+        self._bump()
+        if self.on_applied is not None:
+            self.on_applied(self, ev, self.session.notes[-1])
+
+    def _feed(self, item: SignedEvent | bytes) -> None:
+        try:
+            ev = item if isinstance(item, SignedEvent) else parse_event(item, expected_game=self.game)
+        except EventError as exc:
+            self.rejected.append(exc)
+            return
+        if self.session is None:
+            if ev.seq == 0 and ev.kind == "hello" and isinstance(ev.body.get("roster"), list) \
+                    and isinstance(ev.body.get("config"), dict):
+                self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
+            else:
+                self._buffer.setdefault(ev.seq, []).append(ev)
+                return
+        if ev.seq > self.height:
+            held = self._buffer.setdefault(ev.seq, [])
+            if ev not in held:
+                held.append(ev)
+            return
+        self._receive(ev)
+        while self._buffer and not self.over:
+            waiting = self._buffer.pop(self.height, None)
+            if waiting is None:
+                break
+            for candidate in waiting:
+                if self._receive(candidate):
+                    break
+        for seq in [q for q in self._buffer if q < self.height]:
+            del self._buffer[seq]
+
+    def _receive(self, ev: SignedEvent) -> bool:
+        s = self.session
+        try:
+            s.receive(ev)
+        except ReplayedEvent:
+            return False
+        except (StateHashMismatch, SessionHalted) as exc:
+            self.rejected.append(exc)
+            self.note(f"session halted: {exc}")
+            self._bump()
+            return False
+        except EventError as exc:
+            self.rejected.append(exc)
+            if ev.seq >= self.height - 1:
+                self.note(f"refused event: {exc}")
+            return False
+        self._applied(ev)
+        return True
+
+    # ------------------------------------------------------------------ faults
+    async def _idle(self) -> None:
+        s = self.session
+        now = time.monotonic()
+        quiet = now - self._progress_at
+        if s is not None and s.next_author() == self.me:
+            return
+        if (quiet >= self.options.resync and now - self._resync_at >= self.options.resync
+                and self.mesh.peer_keys()):
+            self._resync_at = now
+            await self._catch_up()
+        s = self.session
+        if s is None or s.next_author() in (None, self.me) or self.over:
+            return
+        due = s.next_author()
+        writers = abort_writers(s.roster, due)
+        k = writers.index(self.me)
+        if quiet >= self.options.timeout * (k + 1):
+            ev = make_abort(self.identity, s, quiet)
+            s.receive(ev)
+            self.note(f"aborted: {fingerprint(due)} silent for {int(quiet)} s")
+            self._applied(ev)
+            await self.mesh.broadcast(ev.wire)
+
+    async def _catch_up(self) -> None:
+        for key in self.mesh.peer_keys():
+            before = self.height
+            await self._catch_up_from(key)
+            if self.height > before or self.over:
+                return
+
+    async def _catch_up_from(self, key: bytes) -> None:
+        try:
+            wires = await self.mesh.request_since(key, self.height, timeout=self.options.resync * 2)
+        except TransportError:
+            return
+        for wire in wires:
+            self._feed(wire)
