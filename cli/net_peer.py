@@ -164,7 +164,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     seats = args.seats
     if not 1 <= seats <= 4 or not 0 <= args.bots < seats:
         raise SystemExit("asv host: need 1-4 seats and fewer bots than seats")
-    node = Node(identity, AsvRules(), game, args.log_dir, agent=_agent(args.bot, f"{game.hex()}/0"),
+    node = Node(identity, AsvRules(), game, args.log_dir, agent=_agent(args.bot, f"{args.seed or game.hex()}/host"),
                 options=_options(args, seats), on_applied=printer.applied, on_note=printer.say)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
@@ -177,7 +177,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             ready(node)
         for i in range(args.bots):
             bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), AsvRules(), game, args.log_dir,
-                       agent=_agent(args.bot_kind, f"{game.hex()}/{i + 1}"), options=_options(args, None),
+                       agent=_agent(args.bot_kind, f"{args.seed or game.hex()}/{i + 1}"), options=_options(args, None),
                        on_note=(bot_printer or Printer(None)).say)
             bot.options.port = 0
             await nursery.start(bot.run)
@@ -197,14 +197,15 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         game = scan_log(args.resume).game
         if invite.game is not None and invite.game != game:
             raise SystemExit(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
-        peer = restore_peer(identity, rules, args.resume, agent=_agent(args.bot, f"{game.hex()}/r"))
+        peer = restore_peer(identity, rules, args.resume,
+                            agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}"))
         printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")
     else:
         if invite.game is None:
             raise SystemExit("asv join: the address needs the game id (HOST:PORT/GAMEID), or use --resume LOG")
         identity = make_identity(args.key, args.name or "player")
         game = invite.game
-    node = Node(identity, rules, game, args.log_dir, agent=_agent(args.bot, f"{game.hex()}/{identity.fingerprint}"),
+    node = Node(identity, rules, game, args.log_dir, agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}"),
                 options=_options(args, None), peer=peer, on_applied=printer.applied, on_note=printer.say)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
