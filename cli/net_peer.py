@@ -156,7 +156,7 @@ def _agent(kind: str | None, tag: str):
 
 
 async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,
-                    bot_printer: Printer | None = None) -> Node:
+                    bot_printer: Printer | None = None, rules=None) -> Node:
     """Open a game, print the invite, fill seats with in-process bot nodes, start when
     the seats are full, play to the end. Returns the host's node."""
     identity = make_identity(args.key, args.name or "host")
@@ -164,7 +164,8 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     seats = args.seats
     if not 1 <= seats <= 4 or not 0 <= args.bots < seats:
         raise SystemExit("asv host: need 1-4 seats and fewer bots than seats")
-    node = Node(identity, AsvRules(), game, args.log_dir, agent=_agent(args.bot, f"{args.seed or game.hex()}/host"),
+    node = Node(identity, rules or AsvRules(), game, args.log_dir,
+                agent=_agent(args.bot, f"{args.seed or game.hex()}/host"),
                 options=_options(args, seats), on_applied=printer.applied, on_note=printer.say)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
@@ -187,10 +188,11 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     return node
 
 
-async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None) -> Node:
+async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,
+                    rules=None) -> Node:
     """Join through any peer of the game (or rejoin from --resume LOG) and play to the end."""
     invite = parse_invite(args.address)
-    rules = AsvRules()
+    rules = rules or AsvRules()
     peer = None
     if args.resume:
         identity = make_identity(args.key, args.name)

@@ -1,0 +1,163 @@
+"""The REPL seat on the network (SPEC §29.5): a SeatDriver whose game runs in a Node.
+
+trio runs the peer (mesh, session, log) in a background thread; the prompt_toolkit REPL
+runs in the main thread and talks to it only through trio.from_thread, so the session is
+touched by one thread alone. The REPL reads snapshots (a clone of the public state and
+of this seat's view) taken on the trio thread after every change.
+"""
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+from copy import deepcopy
+
+import trio
+
+from p2p_asv.engine import apply, legal_actions, parse_action
+from p2p_asv.geometry import seat_colours
+from p2p_asv.state import CHANCE
+
+from .asv_adapter import AsvRules
+from .net_peer import Printer, exit_code, host_game, join_game
+from .repl import Happened, Repl, default_history
+
+__all__ = ["RecordingRules", "NetDriver", "play_networked"]
+
+STARTED = ("play", "open", "done", "aborted")
+
+
+class RecordingRules(AsvRules):
+    """AsvRules that remember every (seat, action text) the session applies, so the REPL
+    can tell the human what the other seats and the decks did."""
+
+    def __init__(self) -> None:
+        self.applied: list[tuple[int, str]] = []
+
+    def apply_action(self, state, seat: int, text: str) -> None:
+        super().apply_action(state, seat, text)
+        self.applied.append((seat, text))
+
+
+class NetDriver:
+    """cli.repl.SeatDriver over a running Node (call only from outside the trio thread)."""
+
+    def __init__(self, node, token, rules: RecordingRules) -> None:
+        self.node, self.token, self.rules = node, token, rules
+        self._seen = 0
+        self._snap = None
+        self._refresh()
+        s = node.session
+        self.seat = s.seat
+        names = [s.names[s.roster.index(k)] for k in s.seat_keys]
+        self.labels = ["you" if i == self.seat else names[i] for i in range(s.players)]
+        self.colours = list(seat_colours(s.players))
+
+    def _sync(self, fn, *args):
+        return trio.from_thread.run_sync(fn, *args, trio_token=self.token)
+
+    def _take(self):
+        s = self.node.session
+        return (s.state.clone(), deepcopy(s.view), s.pending_obligation() == "action", self.node.over,
+                list(self.rules.applied[self._seen:]))
+
+    def _refresh(self) -> list[tuple[int, str]]:
+        state, view, due, over, new = self._sync(self._take)
+        self._snap = (state, view, due, over)
+        self._seen += len(new)
+        return new
+
+    # -- SeatDriver ------------------------------------------------------------------
+    def state(self):
+        return self._snap[0]
+
+    def view(self):
+        return self._snap[1]
+
+    def is_over(self) -> bool:
+        return self._snap[3]
+
+    def legal(self) -> list:
+        return legal_actions(self.state(), self.view()) if self._snap[2] else []
+
+    def submit(self, action) -> None:
+        """Check the action on a copy (EngineError says why, nothing changes), then write it."""
+        apply(self.state().clone(), self.seat, action)
+        trio.from_thread.run(self.node.submit, action.text(), trio_token=self.token)
+        self._refresh()
+
+    def wait_for_turn(self) -> list[Happened]:
+        happened: list[Happened] = []
+        while True:
+            for seat, text in self._refresh():
+                if seat != self.seat or seat == CHANCE:
+                    happened.append(Happened(seat, parse_action(text)))
+            if self._snap[2] or self._snap[3]:
+                return happened
+            trio.from_thread.run(self._wait, trio_token=self.token)
+
+    async def _wait(self) -> None:
+        with trio.move_on_after(1.0):       # wake now and then even without events
+            await self.node.wait_changed()
+
+
+def play_networked(args, *, host: bool, input=None, output=None, history=None, color=None) -> int:
+    """`asv host` / `asv join` with a human seat: lobby in trio, then the REPL."""
+    rules = RecordingRules()
+    printer = Printer(turns=False)
+    handoff: queue.Queue = queue.Queue()
+    outcome: dict = {}
+
+    def ready(node) -> None:
+        handoff.put((node, trio.lowlevel.current_trio_token()))
+
+    async def main() -> None:
+        with trio.CancelScope() as scope:
+            outcome["scope"] = scope
+            flow = host_game if host else join_game
+            outcome["node"] = await flow(args, printer=printer, ready=ready, rules=rules)
+
+    def thread_main() -> None:
+        try:
+            trio.run(main)
+        except BaseException as exc:  # reported by the main thread
+            outcome["error"] = exc
+        finally:
+            handoff.put(None)
+
+    worker = threading.Thread(target=thread_main, name="asv-peer", daemon=True)
+    worker.start()
+    got = handoff.get()
+    if got is None:
+        print(f"asv: {outcome.get('error')}", file=sys.stderr)
+        return 1
+    node, token = got
+
+    async def started() -> None:
+        while node.session is None or node.session.phase not in STARTED:
+            await node.wait_changed()
+
+    try:
+        trio.from_thread.run(started, trio_token=token)
+    except (trio.RunFinishedError, trio.Cancelled):
+        worker.join()
+        print(f"asv: the peer stopped before the game began: {outcome.get('error')}", file=sys.stderr)
+        return 1
+    printer.out = None                   # from here the REPL tells the story
+    driver = NetDriver(node, token, rules)
+    use_color = (not args.no_color and sys.stdout.isatty()) if color is None else color
+    repl = Repl(driver, color=use_color, input=input, output=output, history=history or default_history())
+    play_networked.last_repl = repl      # for tests: the transcript
+    repl.run()
+    if not node.over:                    # the human left: stop the peer; its log keeps what it wrote
+        try:
+            trio.from_thread.run_sync(outcome["scope"].cancel, trio_token=token)
+        except trio.RunFinishedError:
+            pass
+    worker.join()
+    s = node.session
+    if s is not None and s.finished and node.log_path is not None:
+        repl.say(f"log {node.log_path}  ({s.chain.height} events, head {s.chain.head.hex()})")
+    elif s is not None and s.phase == "aborted":
+        repl.say(s.notes[-1])
+    return exit_code(node)
