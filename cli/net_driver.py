@@ -101,7 +101,8 @@ class NetDriver:
             await self.node.wait_changed()
 
 
-def play_networked(args, *, host: bool, input=None, output=None, history=None, color=None) -> int:
+def play_networked(args, *, host: bool, input=None, output=None, history=None, color=None,
+                   repl_class=Repl, **repl_options) -> int:
     """`asv host` / `asv join` with a human seat: lobby in trio, then the REPL."""
     rules = RecordingRules()
     printer = Printer(turns=False)
@@ -146,7 +147,8 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     printer.out = None                   # from here the REPL tells the story
     driver = NetDriver(node, token, rules)
     use_color = (not args.no_color and sys.stdout.isatty()) if color is None else color
-    repl = Repl(driver, color=use_color, input=input, output=output, history=history or default_history())
+    repl = repl_class(driver, color=use_color, input=input, output=output,
+                      history=history or default_history(), **repl_options)
     play_networked.last_repl = repl      # for tests: the transcript
     repl.run()
     if not node.over:                    # the human left: stop the peer; its log keeps what it wrote

@@ -22,7 +22,7 @@ from protocol.errors import EventError, ReplayedEvent
 from protocol.events import SignedEvent, parse_event
 from protocol.game_rules import Agent, GameRules
 from protocol.identity import Identity, fingerprint
-from protocol.logfile import LogWriter, SecretsFile
+from protocol.logfile import LogWriter, SecretsFile, secrets_path
 from protocol.mesh import Mesh
 from protocol.session_errors import SessionHalted, StateHashMismatch
 from protocol.session_peer import SessionPeer
@@ -67,6 +67,9 @@ def restore_peer(identity: Identity, rules: GameRules, log_path: str | Path,
     """Rebuild a peer from its own log and SecretsFile (SPEC §29.7): the secrets it drew
     (seat value, key share, shuffle witnesses) are put back first, then every logged event
     is replayed through the session's ordinary checks; the writers are attached after."""
+    if not secrets_path(log_path).exists():
+        raise ResumeError(f"{secrets_path(log_path)} is missing: this peer's key share and shuffle "
+                          "witnesses are needed to go on")
     log = LogWriter(log_path)
     try:
         secrets = SecretsFile(log_path, log.game)
