@@ -1,0 +1,128 @@
+"""`asv demo`, `asv host`/`asv join` as separate OS processes, and the REPL seat over the
+network driver (SPEC §29.5, §29.9)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+
+from cli.main import build_parser
+from cli.net_driver import play_networked
+from cli.net_peer import parse_invite
+from p2p_asv.state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES
+from protocol.verify import verify_log
+from cli.asv_adapter import AsvRules
+from test_repl import ScriptedRepl
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def asv(*argv: str) -> list[str]:
+    return [sys.executable, "-m", "cli.main", *argv]
+
+
+def test_asv_demo_plays_over_tcp_between_processes_and_verifies(tmp_path):
+    out = tmp_path / "logs"
+    done = subprocess.run(asv("demo", "--players", "2", "--out", str(out)), cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = done.stdout
+    assert "turn   1" in text and "tiles left" in text and "scores" in text
+    assert "Final scoreboard" in text and "Winner:" in text
+    assert "verdict: all 2 logs valid with the same head" in text
+    logs = sorted(out.glob("*.asvlog"))
+    assert len(logs) == 2
+    reports = [verify_log(p, AsvRules())[0] for p in logs]
+    assert all(r.exit_code == 0 for r in reports) and len({r.head for r in reports}) == 1
+
+
+def test_host_and_join_as_processes_end_with_three_logs_one_head(tmp_path):
+    """A host process with one in-process bot and a joiner process: three peers, three
+    logs, one head; the joiner learns the bot's address from the host (peer exchange)."""
+    host = subprocess.Popen(asv("host", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
+                                "--log-dir", str(tmp_path)),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = host.stdout.readline()
+        assert line.startswith("invite: asv join ")
+        invite = line.split("invite: ", 1)[1].strip()
+        assert parse_invite(invite).creator is not None
+        joined = subprocess.run(asv("join", invite, "--bot", "random", "--quiet", "--log-dir", str(tmp_path)),
+                                cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert joined.returncode == 0, joined.stdout + joined.stderr
+        assert host.wait(timeout=30) == 0
+    finally:
+        if host.poll() is None:
+            host.kill()
+        host.stdout.close()
+    reports = [verify_log(p, AsvRules())[0] for p in sorted(tmp_path.glob("*.asvlog"))]
+    assert len(reports) == 3 and all(r.exit_code == 0 for r in reports)
+    assert len({r.head for r in reports}) == 1
+
+
+@pytest.mark.parametrize("text, host, port, game, who", [
+    ("asv join 10.0.0.5:4242/" + "ab" * 16 + "/MFRG-GZDF-MZTW-Q2LK", "10.0.0.5", 4242, bytes([0xab]) * 16,
+     "MFRG-GZDF-MZTW-Q2LK"),
+    ("127.0.0.1:9", "127.0.0.1", 9, None, None),
+])
+def test_invites_parse(text, host, port, game, who):
+    inv = parse_invite(text)
+    assert (inv.host, inv.port, inv.game, inv.creator) == (host, port, game, who)
+    assert parse_invite(inv.text()) == inv
+
+
+@pytest.mark.parametrize("bad", ["nohost", "h:0/ab", "h:1/zz", "h:1/abcd", "h:1/" + "00" * 16 + "/f/x"])
+def test_bad_invites_say_why(bad):
+    with pytest.raises(ValueError):
+        parse_invite(bad)
+
+
+def one_network_turn(repl) -> str:
+    """Play the human seat's first turn with the first legal choices; quit when it is
+    due again in a later turn (the bot has then played over the network)."""
+    state, seat = repl.driver.state(), repl.driver.seat
+    first = getattr(repl, "first_turn", None)
+    if first is None:
+        first = repl.first_turn = state.turn
+    if state.turn > first:
+        return "quit"
+    texts = [a.text() for a in repl.driver.legal()]
+    if state.phase == TILES:
+        draws = [t for t in texts if t.startswith("draw-tile")]
+        return draws[0] if draws else next(t for t in texts if t.startswith(("place", "scrap")))
+    if state.phase in (PLACE_PIECE, MOVE):
+        return "next"
+    if state.phase == DISCARD:
+        return next(t for t in texts if t.startswith("discard")) \
+            if len(state.players[seat].hand) == 10 else "next"
+    if state.phase == REFILL:
+        return "draw refuel" if "draw refuel" in texts and len(state.players[seat].hand) < 10 else "next"
+    raise AssertionError(f"unexpected state: phase {state.phase}, legal {texts}")
+
+
+def test_repl_seat_plays_a_full_turn_against_a_bot_peer(tmp_path):
+    args = build_parser().parse_args(["host", "--seats", "2", "--bots", "1", "--name", "alice",
+                                      "--log-dir", str(tmp_path)])
+    from prompt_toolkit.output import DummyOutput
+    with create_pipe_input() as pipe:
+        code = play_networked(args, host=True, input=pipe, output=DummyOutput(), color=False,
+                              repl_class=lambda driver, **kw: ScriptedRepl(driver, pipe, one_network_turn,
+                                                                           history=kw["history"]))
+    repl = play_networked.last_repl
+    typed, text = repl.typed, "\n".join(repl.transcript)
+    assert code == 1                           # the human left before the end
+    assert typed[0].startswith("draw-tile") and "next" in typed and typed[-1] == "quit"
+    assert any(t.startswith(("place", "scrap")) for t in typed)
+    assert "you: next" in text and "left the game" in text
+    bot_colour = [c for i, c in enumerate(repl.driver.colours) if i != repl.driver.seat][0]
+    assert f"{bot_colour} (bot1-greedy): draw-tile" in text        # the bot peer played its turn
+    assert "you receive: #" in text                                 # dealt to this seat only
+    # the human's own log holds its signed actions and verifies as a valid prefix
+    logs = [p for p in tmp_path.glob("*.asvlog")]
+    assert len(logs) == 2
+    for p in logs:
+        report, session = verify_log(p, AsvRules())
+        assert report.valid and report.exit_code == 2
