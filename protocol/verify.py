@@ -34,6 +34,7 @@ class VerifyReport:
     seq: int | None = None               # first bad record, when invalid
     author: str | None = None
     reason: str | None = None
+    aborted: str | None = None           # the abort record's note, when a silent peer was named (SPEC §29.6)
     notes: list[str] = field(default_factory=list, repr=False)
 
     @property
@@ -45,7 +46,7 @@ class VerifyReport:
     def to_json(self) -> dict:
         out = {"valid": self.valid, "game_id": self.game_id, "events": self.events, "head": self.head,
                "finished": self.finished, "audit": self.audit, "scores": self.scores,
-               "winners": self.winners}
+               "winners": self.winners, "aborted": self.aborted}
         if not self.valid:
             out.update({"seq": self.seq, "author": self.author, "reason": self.reason})
         return out
@@ -86,6 +87,8 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
     report.head = session.chain.head.hex()
     report.finished = session.finished
     report.notes = list(session.notes)
+    if session.phase == "aborted":
+        report.aborted = session.notes[-1]
     result = session.result()
     if result is not None:
         report.scores, report.winners = result.get("scores"), result.get("winners")

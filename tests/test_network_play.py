@@ -92,7 +92,7 @@ async def test_resume_needs_the_logs_secrets(tmp_path):
         restore_peer(nodes[0].identity, AsvRules(), empty)
 
 
-async def test_a_silent_peer_is_named_in_an_abort_and_the_logs_stay_valid(tmp_path):
+async def test_a_silent_peer_is_named_in_an_abort_and_the_logs_stay_valid(tmp_path, capsys):
     game = os.urandom(16)
     with trio.fail_after(GAME_LIMIT):
         async with trio.open_nursery() as nursery:
@@ -114,6 +114,10 @@ async def test_a_silent_peer_is_named_in_an_abort_and_the_logs_stay_valid(tmp_pa
         report, session = verify_log(node.log_path, AsvRules())
         assert report.valid and not report.finished and report.exit_code == 2
         assert session.phase == "aborted" and session.notes[-1].startswith("abort: " + silent.identity.fingerprint)
+        assert report.aborted == session.notes[-1] and report.to_json()["aborted"] == report.aborted
+    from cli.main import main
+    assert main(["verify", str(others[0].log_path)]) == 2
+    assert "game aborted: " + silent.identity.fingerprint in capsys.readouterr().out
 
 
 async def test_an_abort_is_refused_unless_it_names_the_due_peer(tmp_path):
