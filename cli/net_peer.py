@@ -20,7 +20,7 @@ from cli.asv_adapter import AsvRules, bot_agent
 from p2p_asv.bots import BOTS
 from p2p_asv.geometry import seat_colours
 from p2p_asv.state import TILES
-from protocol.identity import Identity, fingerprint, load_identity
+from protocol.identity import Identity, fingerprint, load_identity, save_identity
 from protocol.node import Node, NodeOptions, restore_peer
 from protocol.logfile import scan_log
 
@@ -76,6 +76,18 @@ def make_identity(key: str | None, name: str) -> Identity:
             identity.name = name
         return identity
     return Identity.generate(name)
+
+
+def keep_fresh_key(identity: Identity, key_arg: str | None, log_dir, game: bytes) -> None:
+    """A key made for this game is saved (0600) beside the log, so `--resume LOG` can find
+    it: <log dir>/<game12>-<fingerprint>.key (SPEC §29.7)."""
+    if key_arg is None and log_dir is not None:
+        Path(log_dir).mkdir(parents=True, exist_ok=True)
+        save_identity(identity, Path(log_dir) / f"{game.hex()[:12]}-{identity.fingerprint}.key")
+
+
+def resume_key(log: str) -> str:
+    return str(Path(log).with_suffix(".key"))
 
 
 def scoreboard(session) -> str:
@@ -161,6 +173,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     the seats are full, play to the end. Returns the host's node."""
     identity = make_identity(args.key, args.name or "host")
     game = os.urandom(16)
+    keep_fresh_key(identity, args.key, args.log_dir, game)
     seats = args.seats
     if not 1 <= seats <= 4 or not 0 <= args.bots < seats:
         raise SystemExit("asv host: need 1-4 seats and fewer bots than seats")
@@ -195,7 +208,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     rules = rules or AsvRules()
     peer = None
     if args.resume:
-        identity = make_identity(args.key, args.name)
+        identity = make_identity(args.key or resume_key(args.resume), args.name)
         game = scan_log(args.resume).game
         if invite.game is not None and invite.game != game:
             raise SystemExit(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
@@ -207,6 +220,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             raise SystemExit("asv join: the address needs the game id (HOST:PORT/GAMEID), or use --resume LOG")
         identity = make_identity(args.key, args.name or "player")
         game = invite.game
+        keep_fresh_key(identity, args.key, args.log_dir, game)
     node = Node(identity, rules, game, args.log_dir, agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}"),
                 options=_options(args, None), peer=peer, on_applied=printer.applied, on_note=printer.say)
     async with trio.open_nursery() as nursery:

@@ -126,3 +126,41 @@ def test_repl_seat_plays_a_full_turn_against_a_bot_peer(tmp_path):
     for p in logs:
         report, session = verify_log(p, AsvRules())
         assert report.valid and report.exit_code == 2
+
+
+def test_a_joiner_process_killed_with_sigkill_resumes_from_its_log(tmp_path):
+    """kill -9 mid-game, then `asv join ADDRESS --resume LOG` (the game's key is found beside
+    the log); the game finishes and all three logs verify with one head (SPEC §29.7)."""
+    import signal
+    import time
+    host = subprocess.Popen(asv("host", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
+                                "--log-dir", str(tmp_path), "--timeout", "60"),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    mine = tmp_path / "joiner"
+    try:
+        invite = host.stdout.readline().split("asv join ", 1)[1].strip()
+        joiner = subprocess.Popen(asv("join", invite, "--bot", "greedy", "--quiet", "--log-dir", str(mine)),
+                                  cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            logs = list(mine.glob("*.asvlog"))
+            if logs and logs[0].stat().st_size > 60_000:
+                break
+            time.sleep(0.05)
+        joiner.send_signal(signal.SIGKILL)
+        joiner.wait()
+        log = next(mine.glob("*.asvlog"))
+        assert verify_log(log, AsvRules())[0].exit_code == 2        # a valid prefix
+        back = subprocess.run(asv("join", invite.split("/")[0], "--resume", str(log), "--bot", "greedy",
+                                  "--quiet", "--log-dir", str(mine)),
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert back.returncode == 0, back.stdout + back.stderr
+        assert "events replayed" in back.stdout
+        assert host.wait(timeout=30) == 0
+    finally:
+        if host.poll() is None:
+            host.kill()
+        host.stdout.close()
+    reports = [verify_log(p, AsvRules())[0] for p in [*tmp_path.glob("*.asvlog"), *mine.glob("*.asvlog")]]
+    assert len(reports) == 3 and all(r.exit_code == 0 for r in reports)
+    assert len({r.head for r in reports}) == 1
