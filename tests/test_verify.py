@@ -139,7 +139,8 @@ def test_log_show_and_replay(logs, capsys):
     out = capsys.readouterr().out
     assert out.startswith("after seq 120")
     grid = [ln for ln in out.splitlines() if ln[:4].strip().isdigit()]
-    assert len(grid) == 13 and all(len(ln.split()) == 14 for ln in grid)
+    # the REPL's board: each row labelled at both ends (SPEC §27.8)
+    assert len(grid) == 13 and all(ln.split()[0] == ln.split()[-1] for ln in grid)
     assert "score" in out
 
 
