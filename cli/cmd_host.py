@@ -22,6 +22,9 @@ def add_arguments(parser) -> None:
                         help="seats filled by bot peers started in this process (default 0)")
     parser.add_argument("--bot-kind", choices=["greedy", "random"], default="greedy",
                         help="kind of the --bots peers (default greedy)")
+    parser.add_argument("--start-after", type=float, default=None, metavar="SECONDS",
+                        help="start with the players present once this long has passed, even if "
+                             "seats are still free (a human host may also type 'start')")
     add_common(parser)
 
 

@@ -196,9 +196,44 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             bot.options.port = 0
             await nursery.start(bot.run)
             await bot.connect("127.0.0.1", port)
-        roster = await node.wait_lobby_full()
+        roster = await wait_for_start(node, args, printer)
         node.start(roster)
     return node
+
+
+async def wait_for_start(node: Node, args, printer: Printer) -> list[bytes]:
+    """SPEC §29.2: the game starts when the seats are full, or earlier when the creator says
+    so: after --start-after seconds, or by typing 'start' at the host's terminal."""
+    async with trio.open_nursery() as nursery:
+        async def when_full() -> None:
+            await node.wait_lobby_full()
+            nursery.cancel_scope.cancel()
+
+        async def after(seconds: float) -> None:
+            await trio.sleep(seconds)
+            nursery.cancel_scope.cancel()
+
+        async def typed_start() -> None:
+            # Wait on the descriptor rather than a reading thread: a thread left blocked in
+            # readline would swallow the first line typed into the REPL after the start.
+            fd = sys.stdin.fileno()
+            while True:
+                await trio.lowlevel.wait_readable(fd)
+                text = os.read(fd, 1024).decode(errors="replace")
+                if not text or "start" in text.lower().split():
+                    nursery.cancel_scope.cancel()
+                    return
+
+        nursery.start_soon(when_full)
+        if getattr(args, "start_after", None) is not None:
+            nursery.start_soon(after, args.start_after)
+        if sys.stdin.isatty():
+            printer.say("type 'start' and Enter to start with the players here")
+            nursery.start_soon(typed_start)
+    roster = list(node.lobby)
+    if len(roster) < (node.options.seats or len(roster)):
+        printer.say(f"starting early with {len(roster)} of {node.options.seats} seats")
+    return roster
 
 
 async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,

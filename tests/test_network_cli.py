@@ -164,3 +164,41 @@ def test_a_joiner_process_killed_with_sigkill_resumes_from_its_log(tmp_path):
     reports = [verify_log(p, AsvRules())[0] for p in [*tmp_path.glob("*.asvlog"), *mine.glob("*.asvlog")]]
     assert len(reports) == 3 and all(r.exit_code == 0 for r in reports)
     assert len({r.head for r in reports}) == 1
+
+
+def test_the_creator_starts_early_with_the_players_present(tmp_path):
+    """SPEC §29.2: `--start-after` starts before the seats are full; the game runs with the
+    seats actually taken (host + one in-process bot of four seats offered)."""
+    done = subprocess.run(asv("host", "--seats", "4", "--bots", "1", "--bot", "greedy", "--quiet",
+                              "--start-after", "0.5", "--log-dir", str(tmp_path)),
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "starting early with 2 of 4 seats" in done.stdout
+    reports = [verify_log(p, AsvRules())[0] for p in sorted(tmp_path.glob("*.asvlog"))]
+    assert len(reports) == 2 and all(r.exit_code == 0 for r in reports)
+    assert len({r.head for r in reports}) == 1
+
+
+def test_the_creator_types_start_at_its_terminal(tmp_path):
+    """SPEC §29.2: a host at a terminal starts the game by typing 'start'."""
+    import os
+    import pty
+    master, slave = pty.openpty()
+    host = subprocess.Popen(asv("host", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
+                                "--log-dir", str(tmp_path)),
+                            cwd=ROOT, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    os.close(slave)
+    try:
+        seen = []
+        while not any("type 'start'" in line for line in seen):
+            seen.append(host.stdout.readline())
+            assert seen[-1], "".join(seen)
+        os.write(master, b"start\n")
+        rest = host.communicate(timeout=120)[0]
+        assert host.returncode == 0, "".join(seen) + rest
+        assert "starting early with 2 of 3 seats" in rest
+    finally:
+        if host.poll() is None:
+            host.kill()
+        os.close(master)
+    assert len(list(tmp_path.glob("*.asvlog"))) == 2
