@@ -16,7 +16,6 @@ from typing import Any, Callable
 
 import trio
 
-from protocol import mental_poker as mp
 from protocol.abort import abort_writers, make_abort
 from protocol.errors import EventError, ReplayedEvent
 from protocol.events import SignedEvent, parse_event
@@ -86,11 +85,7 @@ def restore_peer(identity: Identity, rules: GameRules, log_path: str | Path,
         raise ResumeError(f"{secrets.path} lacks the seat value or key share of this peer")
     peer = SessionPeer(identity, rules, log.game, list(first.body["roster"]), dict(first.body["config"]),
                        agent=agent)
-    # SessionPeer drew fresh secrets in __init__; the game's are the ones kept on disk
-    peer._seat_value = kept["seat_value"]
-    peer._key = mp.KeyShare.generate(kept["key"])
-    peer._own_witnesses = {int(k[1:]): mp.ShuffleWitness.from_bytes(v)
-                           for k, v in kept.items() if k.startswith("w") and k[1:].isdigit()}
+    peer.adopt_secrets(kept)  # the game's secrets are the ones kept on disk
     for wire in records:
         peer.receive(wire)
     peer.log, peer.secret_store = log, secrets

@@ -43,6 +43,15 @@ class SessionPeer(Session):
         self._own_witnesses: dict[int, mp.ShuffleWitness] = {}
         self._keep({"seat_value": self._seat_value, "key": self._key.secret})
 
+    def adopt_secrets(self, kept: dict) -> None:
+        """Resume (SPEC §29.7): take back the secrets this peer drew before a restart (seat
+        value, key share, shuffle witnesses, as merged from its SecretsFile) in place of the
+        fresh ones drawn in __init__. Call before replaying the log."""
+        self._seat_value = kept["seat_value"]
+        self._key = mp.KeyShare.generate(kept["key"])
+        self._own_witnesses = {int(k[1:]): mp.ShuffleWitness.from_bytes(v)
+                               for k, v in kept.items() if k.startswith("w") and k[1:].isdigit()}
+
     def _keep(self, entry: dict) -> None:
         if self.secret_store is not None:
             self.secret_store.append(entry)
