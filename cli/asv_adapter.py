@@ -97,6 +97,8 @@ class AsvRules:
 
     def revealed_cards(self, state: GameState, seat: int, text: str) -> list[tuple[int, str]]:
         action = _parse(text)
+        if isinstance(action, A.ScoreQuest):  # a quest comes from the hidden quest deck
+            return [] if action.card in state.names else [(action.card, label_for("quests", action.name))]
         if isinstance(action, _NAMED):
             named = [(action.card, action.name)]
         elif isinstance(action, A.PlayLifeForms):

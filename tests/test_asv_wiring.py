@@ -66,6 +66,9 @@ def test_revealed_cards_lists_only_hidden_played_cards():
     public = next(s.card for s in state.ships.values())
     assert RULES.revealed_cards(state, 0, f"ship #{public}:star-t-ship D-4") == []
     assert RULES.revealed_cards(state, 0, "draw-tile 1") == []
+    # A quest scored from the hidden quest deck is a claim too, proven against its own label.
+    quest = state.decks["quests"][0]
+    assert RULES.revealed_cards(state, 0, f"quest #{quest}:trade-mission") == [(quest, "quest:Trade Mission")]
 
 
 def _to_first_player_action(peers):
