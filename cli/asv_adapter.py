@@ -26,8 +26,9 @@ from protocol.game_rules import CHANCE, DeckRequest, GameRuleError
 
 __all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of", "bot_agent", "render_board"]
 
-RULES_NAME = "amazing-space-venture/1"
-PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest"}
+RULES_NAME = "amazing-space-venture/2"
+PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest", "roles": "card",
+          "peek": "card"}
 assert ENGINE_CHANCE == CHANCE
 
 # Action types that play a card from the hand, naming it (SPEC §27.3).
@@ -58,10 +59,8 @@ class AsvRules:
     name = RULES_NAME
 
     def new_state(self, players: int, config: dict) -> GameState:
-        if config:
-            raise GameRuleError(f"no game options are supported yet, got {sorted(config)}")
         try:
-            return new_game(players)
+            return new_game(players, config)  # config: the variants (SPEC §13)
         except ValueError as exc:
             raise GameRuleError(str(exc)) from None
 

@@ -12,6 +12,7 @@ import sys
 import trio
 
 from cli.net_args import add_common
+from cli.variant_args import add_variant_arguments
 from cli.net_peer import Printer, exit_code, host_game, scoreboard, write_timings
 
 
@@ -25,6 +26,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--start-after", type=float, default=None, metavar="SECONDS",
                         help="start with the players present once this long has passed, even if "
                              "seats are still free (a human host may also type 'start')")
+    add_variant_arguments(parser)
     add_common(parser)
 
 

@@ -8,6 +8,7 @@ from p2p_asv.bots import BOTS
 from p2p_asv.geometry import COLOURS, seat_colours
 
 from .local_game import LocalGame
+from .variant_args import add_variant_arguments, config_from
 from .repl import Repl, default_history
 
 
@@ -22,6 +23,7 @@ def add_arguments(parser) -> None:
                         help=f"bot kind for the other seats ({', '.join(BOTS)}); "
                              "or a comma-separated list, one per other seat")
     parser.add_argument("--no-color", action="store_true", help="plain text, no colours")
+    add_variant_arguments(parser)
 
 
 def seat_number(text: str, players: int) -> int:
@@ -53,7 +55,8 @@ def bot_kinds(text: str, players: int, seat: int) -> list[str | None]:
 def run(args) -> int:
     seat = seat_number(args.seat, args.players)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
-    driver = LocalGame(args.players, seat, seed, bot_kinds(args.bots, args.players, seat))
+    driver = LocalGame(args.players, seat, seed, bot_kinds(args.bots, args.players, seat),
+                       config_from(args))
     print(f"seed {seed} (replay this game with --seed {seed})")
     repl = Repl(driver, color=not args.no_color and sys.stdout.isatty(), history=default_history())
     return repl.run()

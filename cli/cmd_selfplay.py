@@ -7,6 +7,8 @@ import sys
 from p2p_asv.bots import BOTS
 from p2p_asv.selfplay import play_game
 
+from cli.variant_args import add_variant_arguments, config_from
+
 
 def add_arguments(parser) -> None:
     parser.add_argument("--players", type=int, default=4, choices=range(1, 5), metavar="N")
@@ -19,6 +21,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--log-dir", metavar="DIR", default=None,
                         help="play each game among peers with identities and mental-poker decks, "
                              "writing one signed .asvlog per peer into DIR (SPEC §27.5)")
+    add_variant_arguments(parser)
 
 
 def bot_list(text: str, players: int) -> list[str]:
@@ -35,15 +38,19 @@ def bot_list(text: str, players: int) -> list[str]:
 
 def run(args) -> int:
     kinds = bot_list(args.bots, args.players)
+    config = config_from(args)
     if args.log_dir is not None:
         from cli.local_peers import play_logged_game  # only this mode needs the protocol
         for i in range(args.games):
-            print(json.dumps(play_logged_game(args.players, args.seed + i, kinds, args.log_dir),
+            print(json.dumps(play_logged_game(args.players, args.seed + i, kinds, args.log_dir,
+                                                              config),
                              sort_keys=True), flush=True)
         return 0
     for i in range(args.games):
-        _, summary = play_game(args.players, args.seed + i, kinds)
+        _, summary = play_game(args.players, args.seed + i, kinds, config=config)
         keep = ("seed", "players", "turns", "events", "scores", "winner", "winners", "title",
                 "state_hash", "bots")
+        if config:
+            keep += ("victory", "team_scores") if "team_scores" in summary else ("victory",)
         print(json.dumps({k: summary[k] for k in keep}, sort_keys=True), flush=True)
     return 0

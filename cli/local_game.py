@@ -21,7 +21,8 @@ MAX_EVENTS_BETWEEN_TURNS = 100_000  # a bot loop that never hands back is a bug;
 class LocalGame:
     """Seat `seat` is the human; every other seat is a bot of kind `bots[i]` (None for the human)."""
 
-    def __init__(self, players: int, seat: int, seed: int, bots: list[str] | str = "greedy") -> None:
+    def __init__(self, players: int, seat: int, seed: int, bots: list[str] | str = "greedy",
+                 config: dict | None = None) -> None:
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} does not exist in a {players}-player game (0..{players - 1})")
         kinds = [bots] * players if isinstance(bots, str) else list(bots)
@@ -32,7 +33,7 @@ class LocalGame:
                 raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
         self.seat = seat
         self.seed = seed
-        self._state = new_game(players)
+        self._state = new_game(players, config)
         self._dealer = LocalDealer(seed)
         self._views = [PlayerView(s) for s in range(players)]
         self._bots = {s: BOTS[kinds[s]](f"{seed}/{s}") for s in range(players) if s != seat}

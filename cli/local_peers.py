@@ -13,7 +13,8 @@ from protocol.logfile import LogWriter, SecretsFile
 from protocol.session_peer import SessionPeer
 
 
-def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | os.PathLike) -> dict:
+def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | os.PathLike,
+                     config: dict | None = None) -> dict:
     """Play one game; every peer writes its own log. Returns a JSON-able summary."""
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -27,7 +28,7 @@ def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | o
         log, secrets = LogWriter(path, game), SecretsFile(path, game)
         files += [log, secrets]
         # the bot of lobby peer i plays whatever seat the joint seat order gives it
-        peers.append(SessionPeer(identity, rules, game, roster, {}, log=log, secrets=secrets,
+        peers.append(SessionPeer(identity, rules, game, roster, dict(config or {}), log=log, secrets=secrets,
                                  agent=bot_agent(kinds[lobby], f"{seed}/{lobby}")))
     start = time.perf_counter()
     try:

@@ -17,6 +17,7 @@ from typing import Callable, TextIO
 import trio
 
 from cli.asv_adapter import AsvRules, bot_agent
+from cli.variant_args import config_from
 from p2p_asv.bots import BOTS
 from p2p_asv.geometry import seat_colours
 from p2p_asv.state import TILES
@@ -177,7 +178,8 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     seats = args.seats
     if not 1 <= seats <= 4 or not 0 <= args.bots < seats:
         raise SystemExit("asv host: need 1-4 seats and fewer bots than seats")
-    node = Node(identity, rules or AsvRules(), game, args.log_dir,
+    config = config_from(args) if hasattr(args, "variant") else {}
+    node = Node(identity, rules or AsvRules(), game, args.log_dir, config=config,
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host"),
                 options=_options(args, seats), on_applied=printer.applied, on_note=printer.say)
     async with trio.open_nursery() as nursery:

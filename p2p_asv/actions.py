@@ -186,6 +186,21 @@ class DrawCard:
 
 
 @dataclass(frozen=True, order=True)
+class Peek:
+    """Madam Maxine's look at the top two cards of both decks (role-play, SPEC §13.3)."""
+    def text(self) -> str:
+        return "peek"
+
+
+@dataclass(frozen=True, order=True)
+class TakePeeked:
+    card: int
+
+    def text(self) -> str:
+        return f"take #{self.card}"
+
+
+@dataclass(frozen=True, order=True)
 class Next:
     """End the current phase (from phase 5: end the turn)."""
     def text(self) -> str:
@@ -221,7 +236,7 @@ class ChanceDeal:
 CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
 Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
           | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | PlayEnvironment
-          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Next | ChanceShuffle
+          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | Next | ChanceShuffle
           | ChanceReveal | ChanceDeal)
 
 
@@ -349,6 +364,12 @@ def parse(text: str, resolve_name=None):
             if args[0] not in DECKS:
                 raise MalformedAction(f"draw from 'refuel' or 'port', not {args[0]!r}")
             return DrawCard(args[0])
+        if verb == "peek":
+            _expect(args, 0, verb)
+            return Peek()
+        if verb == "take":
+            _expect(args, 1, verb)
+            return TakePeeked(_handle(args[0]))
         if verb == "next":
             _expect(args, 0, verb)
             return Next()

@@ -80,6 +80,11 @@ class GreedyBot:
                 return 60
             case A.ScoreStation(square=sq):
                 return 20 + state.board.station_value(sq)
+            case A.TakePeeked(card=h):
+                name = view.name_of(h, state.names)
+                return 4 + (_value(name) if name else 0)
+            case A.Peek():
+                return 4
             case A.DrawCard(deck=deck):
                 return 3 if deck == "refuel" else 2
             case A.Discard(cards=(h,)):

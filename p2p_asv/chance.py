@@ -5,6 +5,7 @@ from __future__ import annotations
 from .actions import ChanceDeal, ChanceReveal, ChanceShuffle
 from .checks import require
 from .state import SETUP, GameState
+from .setup import ROLES
 from .tiles import TILE_BY_ID
 from .turn import after_tile_revealed, start_turn
 
@@ -35,8 +36,14 @@ def do_reveal(state: GameState, action: ChanceReveal) -> None:
     if request.deck == "tiles":
         for _, name in action.cards:
             require(name in TILE_BY_ID, f"{name!r} is not a tile")
+    if request.deck == "roles":
+        for _, name in action.cards:
+            require(name in ROLES, f"{name!r} is not an explorer")
     for handle, name in action.cards:
         state.names[handle] = name
+    if request.deck == "roles":  # dealt face up in seat order
+        for player, (_, name) in zip(state.players, action.cards):
+            player.role = name
     _done(state)
     if request.deck == "tiles":
         for handle, _ in action.cards:

@@ -10,9 +10,17 @@ from .actions import Discover, Move, Pass, PlayEnvironment, PlayExplorer, PlayLi
 from .cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, ON_OPPONENT_PLANET
 from .checks import card_claim, play_from_hand, require
 from .movement import destinations, undiscovered_planets
+from .endgame import check_nine_planets
 from .state import MOVE, Discovery, GameState, PlanetRecord
 
-KAYGUS_POINTS_REASON = "explorers"
+# Role-play (SPEC §13.3): the roles that earn a point for each card of a category they play.
+ROLE_BONUS = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus": ENVIRONMENT}
+
+
+def role_bonus(state: GameState, seat: int, category: str) -> None:
+    role = state.players[seat].role
+    if role is not None and ROLE_BONUS.get(role) == category:
+        state.players[seat].gain(1, "role")
 
 
 def holds_planet_card(state: GameState, seat: int, view) -> bool:
@@ -65,6 +73,7 @@ def do_discover(state: GameState, seat: int, action: Discover) -> None:
     require(action.planet in undiscovered_planets(state, sq), "no such undiscovered planet on this tile")
     card = card_claim(state, seat, action.card, action.name, PLANET)
     play_from_hand(state, seat, action.card, action.name)
+    role_bonus(state, seat, PLANET)
     placed = state.board.tile_at(sq)
     state.planets[(sq, action.planet)] = PlanetRecord(seat, card.home_planet, [action.name])
     state.discovery = Discovery((sq, action.planet), seat, d.ship,
@@ -108,6 +117,7 @@ def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None
     require(seat == polled_seat(state), "it is not your turn to answer the environment offer")
     card_claim(state, seat, action.card, action.name, ENVIRONMENT)
     play_from_hand(state, seat, action.card, action.name)
+    role_bonus(state, seat, ENVIRONMENT)
     d.environment = action.name
     _keep_card(state, action.name)
     _next_stage(state)
@@ -124,6 +134,7 @@ def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
                 "only Plasma Spores may be played several at once")
     for handle, name in action.cards:
         play_from_hand(state, seat, handle, name)
+        role_bonus(state, seat, LIFE_FORM)
         d.life_forms.append(name)
         _keep_card(state, name)
     _next_stage(state)
@@ -180,6 +191,7 @@ def _do_kaygus(state: GameState, seat: int, action: PlayExplorer) -> None:
     record.cards.append(action.name)
     state.players[seat].gain(CARD_BY_NAME[action.name].value, "explorers")
     state.players[seat].pile.append(action.name)
+    check_nine_planets(state, seat)
 
 
 def may_decline_discovery(state: GameState) -> bool:
@@ -197,6 +209,7 @@ def do_pass(state: GameState, seat: int, action: Pass) -> None:
     require(seat == polled_seat(state), "it is not your turn to answer")
     if d.stage in ("explorer", "planet"):
         state.discovery = None
+        check_nine_planets(state, d.discoverer)
         return
     d.asked += 1
     if d.asked == len(state.players):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .geometry import sector_of
 from .state import OVER, GameState
+from .variants import TEAMS
 
 TITLES = ((20, "Space Hero"), (40, "Space Warrior"), (60, "Space Emperor or Space Empress"))
 TOP_TITLE = "Lord of the Universe"
@@ -82,15 +83,50 @@ def finish_game(state: GameState) -> None:
     score_planet_bonuses(state)
     best = max(p.score for p in state.players)
     state.winners = [p.seat for p in state.players if p.score == best]
+    if state.variants.partnership:
+        state.winners = team_result(state)["winners"]
     state.phase = OVER
     state.discovery = None
+
+
+NINE_PLANETS = 9
+
+
+def check_nine_planets(state: GameState, seat: int) -> None:
+    """SPEC §13.2: with the variant on, owning nine planets wins at once, whatever the scores."""
+    if not state.variants.nine_planets or state.phase == OVER:
+        return
+    owned = sum(1 for r in state.planets.values() if r.owner == seat)
+    if owned >= NINE_PLANETS:
+        state.winners = [seat]
+        state.victory = "nine planets"
+        state.phase = OVER
+        state.discovery = None
+
+
+def team_result(state: GameState) -> dict:
+    """SPEC §13.4: partners' scores are added; the higher team wins, both partners."""
+    totals = [sum(state.players[s].score for s in team) for team in TEAMS]
+    best = max(totals)
+    winners = sorted(s for team, t in zip(TEAMS, totals) if t == best for s in team)
+    margin = abs(totals[0] - totals[1])
+    return {"teams": [list(t) for t in TEAMS], "team_scores": totals, "winners": winners,
+            "title": title_for(margin) if margin else None, "margin": margin}
 
 
 def result(state: GameState) -> dict:
     scores = [p.score for p in state.players]
     ordered = sorted(scores, reverse=True)
     margin = ordered[0] - ordered[1] if len(ordered) > 1 else 0
-    return {"scores": scores, "winners": list(state.winners),
-            "title": title_for(margin) if len(state.winners) == 1 and len(scores) > 1 else None,
-            "margin": margin, "scoring_cards": [scoring_cards(s) for s in scores],
-            "breakdown": [dict(sorted(p.breakdown.items())) for p in state.players]}
+    out = {"scores": scores, "winners": list(state.winners),
+           "title": title_for(margin) if len(state.winners) == 1 and len(scores) > 1 else None,
+           "margin": margin, "scoring_cards": [scoring_cards(s) for s in scores],
+           "breakdown": [dict(sorted(p.breakdown.items())) for p in state.players],
+           "victory": state.victory or "points"}
+    if state.variants.partnership:
+        out.update(team_result(state))
+        if state.victory:  # the whole team of the seat that won outright
+            out["winners"] = sorted(next(t for t in TEAMS if state.winners[0] in t))
+    if state.victory:
+        out["title"] = None
+    return out

@@ -19,8 +19,9 @@ from .quests import QUEST_DECK
 from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState)
 from .tiles import TILE_BY_ID
 from .tiles import TILES as TILE_TYPES
-from .turn import (BIG_SHIP, PHASE_ACTIONS, PIECE_LIMIT, advance, can_draw, home_squares,
-                   opponent_planet_on_path, pirate_on_path, station_at, tiles_to_draw)
+from .turn import (BIG_SHIP, PHASE_ACTIONS, PIECE_LIMIT, advance, can_draw, can_peek, hand_limit,
+                   home_squares, opponent_planet_on_path, peeked_in_deck, pirate_on_path,
+                   station_at, tiles_to_draw)
 from .view import PlayerView
 
 NAMES_BY_SLUG = {A.slug(n): n for n in [c.name for c in CARDS] + [t.id for t in TILE_TYPES] + list(QUEST_DECK)}
@@ -200,8 +201,12 @@ def _discards(state: GameState, view: PlayerView) -> list:
 
 
 def _refills(state: GameState, view: PlayerView) -> list:
-    return ([A.Next()] + _free_actions(state, view)
-            + [A.DrawCard(d) for d in A.DECKS if can_draw(state, view.seat, d)])
+    seat = view.seat
+    seer = ([A.Peek()] if can_peek(state, seat) else []) + [
+        A.TakePeeked(h) for h in state.peeked
+        if peeked_in_deck(state, h) and len(state.players[seat].hand) < hand_limit(state, seat)]
+    return ([A.Next()] + _free_actions(state, view) + seer
+            + [A.DrawCard(d) for d in A.DECKS if can_draw(state, seat, d)])
 
 
 _PHASE_LEGAL = {TILES: _tiles, PLACE_PIECE: _pieces, MOVE: _moves, DISCARD: _discards, REFILL: _refills}

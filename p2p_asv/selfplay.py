@@ -10,11 +10,13 @@ from .state import CHANCE, GameState
 from .view import PlayerView
 
 
-def play_game(players: int, seed: int, bots: list[str] | None = None, on_event=None) -> tuple[GameState, dict]:
-    """Play one game to the end. `on_event(state, seat, action)` is called after each event."""
+def play_game(players: int, seed: int, bots: list[str] | None = None, on_event=None,
+              config: dict | None = None) -> tuple[GameState, dict]:
+    """Play one game to the end. `on_event(state, seat, action)` is called after each event;
+    `config` picks variants (SPEC §13)."""
     kinds = bots or ["greedy"] * players
     agents = [BOTS[kind](f"{seed}/{seat}") for seat, kind in enumerate(kinds)]
-    state = new_game(players)
+    state = new_game(players, config)
     dealer = LocalDealer(seed)
     views = [PlayerView(seat) for seat in range(players)]
     events = 0

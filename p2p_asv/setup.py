@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from .board import Board
-from .cards import REFUEL_DECK, SPACE_PORT_DECK, STARTING_SHIP
+from .cards import CARD_BY_NAME, EXPLORER, REFUEL_DECK, SPACE_PORT_DECK, STARTING_SHIP
 from .geometry import HOME_SQUARE, seat_colours
 from .quests import QUEST_DECK
 from .state import ChanceRequest, GameState, PlanetRecord, Player, Ship
 from .tiles import SPACE_TILES, START_LAYOUT, TILE_BY_ID
+from .variants import Variants
 
 HAND_SIZE = 10
 PILE_COUNT = 4
@@ -41,24 +42,39 @@ def port_contents(players: int) -> tuple[str, ...]:
     return tuple(contents)
 
 
-def new_game(players: int) -> GameState:
+def refuel_contents(variants: Variants) -> tuple[str, ...]:
+    """The Refuel deck; in the role-play variant the explorers are dealt as roles instead."""
+    if not variants.role_play:
+        return REFUEL_DECK
+    return tuple(n for n in REFUEL_DECK if CARD_BY_NAME[n].category != EXPLORER)
+
+
+ROLES = tuple(n for n in REFUEL_DECK if CARD_BY_NAME[n].category == EXPLORER)
+
+
+def new_game(players: int, config: dict | None = None) -> GameState:
+    """A new game; `config` holds the variant options (SPEC §13), {} for the basic game."""
     if not 1 <= players <= 4:
         raise ValueError(f"Amazing Space Venture seats 1 to 4 players, not {players}")
+    variants = Variants.from_config(config)
+    variants.check_players(players)
     board = Board()
     for tile_id, square, rotation in START_LAYOUT:
         board.place(TILE_BY_ID[tile_id], square, rotation, setup=True)
     colours = seat_colours(players)
     state = GameState(players=[Player(seat, colour) for seat, colour in enumerate(colours)],
                       board=board, piles=[], decks={}, names={}, next_handle=0,
-                      tiles_per_turn=tiles_per_turn(players))
+                      tiles_per_turn=variants.tiles_per_turn or tiles_per_turn(players),
+                      variants=variants)
     tile_handles = _allocate(state, len(SPACE_TILES))
     state.piles = _split_piles(tile_handles)
     port = port_contents(players)
-    state.decks = {"refuel": _allocate(state, len(REFUEL_DECK)), "port": _allocate(state, len(port)),
+    refuel = refuel_contents(variants)
+    state.decks = {"refuel": _allocate(state, len(refuel)), "port": _allocate(state, len(port)),
                    "junk": [], "quests": _allocate(state, len(QUEST_DECK))}
     state.pending = [
         ChanceRequest("shuffle", "tiles", tuple(tile_handles), contents=SPACE_TILES),
-        ChanceRequest("shuffle", "refuel", tuple(state.decks["refuel"]), contents=REFUEL_DECK),
+        ChanceRequest("shuffle", "refuel", tuple(state.decks["refuel"]), contents=refuel),
         ChanceRequest("shuffle", "port", tuple(state.decks["port"]), contents=port),
         ChanceRequest("shuffle", "quests", tuple(state.decks["quests"]), contents=QUEST_DECK),
     ]
@@ -70,6 +86,10 @@ def new_game(players: int) -> GameState:
         state.names[card] = STARTING_SHIP
         state.ships[state.next_ship] = Ship(state.next_ship, player.seat, card, STARTING_SHIP, home)
         state.next_ship += 1
+    if variants.role_play:  # SPEC §13.3: one explorer each, face up; the rest out of play
+        roles = _allocate(state, len(ROLES))
+        state.pending.append(ChanceRequest("shuffle", "roles", tuple(roles), contents=ROLES))
+        state.pending.append(ChanceRequest("reveal", "roles", tuple(roles[:players])))
     for player in state.players:
         hand = state.decks["refuel"][:HAND_SIZE]
         del state.decks["refuel"][:HAND_SIZE]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .board import Board
 from .geometry import Square
+from .variants import Variants
 
 CHANCE = -1  # to_move() value when the next event is a chance outcome (SPEC §10.2)
 
@@ -55,11 +56,12 @@ class Player:
     pile: list[str] = field(default_factory=list)        # personal discard pile (public names)
     continuing: list[str] = field(default_factory=list)  # continuing-effect cards in front of the player
     breakdown: dict[str, int] = field(default_factory=dict)
+    role: str | None = None                              # role-play variant: this seat's explorer
 
     def copy(self) -> "Player":
         return Player(self.seat, self.colour, self.score, list(self.hand), list(self.probes),
                       list(self.stations), list(self.pirates), list(self.quests), list(self.pile),
-                      list(self.continuing), dict(self.breakdown))
+                      list(self.continuing), dict(self.breakdown), self.role)
 
     def gain(self, points: int, reason: str) -> None:
         self.score += points
@@ -133,6 +135,10 @@ class GameState:
     discovery: Discovery | None = None
     suns_drawn: int = 0
     winners: list[int] = field(default_factory=list)
+    variants: Variants = field(default_factory=Variants)
+    victory: str | None = None                  # how the game was won when not on points
+    peeked: list[int] = field(default_factory=list)  # Madam Maxine's look this turn (SPEC §13.3)
+    peek_used: bool = False
 
     # -- queries -------------------------------------------------------------------------
     @property
@@ -157,7 +163,8 @@ class GameState:
             tiles_owed=self.tiles_owed, drawn=list(self.drawn),
             placed_this_turn=list(self.placed_this_turn), piece_placed=self.piece_placed,
             moved=self.moved, moved_ship=self.moved_ship, discovery=self.discovery.copy() if self.discovery else None,
-            suns_drawn=self.suns_drawn, winners=list(self.winners))
+            suns_drawn=self.suns_drawn, winners=list(self.winners), variants=self.variants,
+            victory=self.victory, peeked=list(self.peeked), peek_used=self.peek_used)
 
     # -- hashing (SPEC §10.4) ------------------------------------------------------------------
     def plain(self) -> dict:
@@ -165,7 +172,8 @@ class GameState:
         return {
             "players": [[p.seat, p.colour, p.score, p.hand, [list(x) for x in p.probes],
                          [list(x) for x in p.stations], [list(x) for x in p.pirates], p.quests,
-                         p.pile, p.continuing, sorted(p.breakdown.items())] for p in self.players],
+                         p.pile, p.continuing, sorted(p.breakdown.items()), p.role]
+                        for p in self.players],
             "board": self.board.state_items(),
             "piles": self.piles,
             "decks": sorted(self.decks.items()),
@@ -176,6 +184,7 @@ class GameState:
             "planets": [[list(k[0]), k[1], r.owner, r.home, r.cards]
                         for k, r in sorted(self.planets.items())],
             "pending": [r.plain() for r in self.pending],
+            "variants": [self.variants.plain(), self.victory, self.peeked, self.peek_used],
             "turn": [self.active, self.phase, self.turn, self.step, self.tiles_owed, self.drawn,
                      [list(s) for s in self.placed_this_turn], self.piece_placed, self.moved, self.moved_ship,
                      self.suns_drawn, self.winners, self.tiles_per_turn, self.next_ship],

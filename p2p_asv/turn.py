@@ -1,8 +1,8 @@
 """Phases 1, 2, 4 and 5 of a turn and the turn's start and end (SPEC §6)."""
 from __future__ import annotations
 
-from .actions import (AttachExtra, Discard, DrawCard, DrawTile, NewShip, PlaceProbe, PlacePirate,
-                      PlaceStation, PlaceTile, ScoreStation, ScrapTile, Upgrade)
+from .actions import (AttachExtra, Discard, DrawCard, DrawTile, NewShip, Peek, PlaceProbe, PlacePirate,
+                      PlaceStation, PlaceTile, ScoreStation, ScrapTile, TakePeeked, Upgrade)
 from .cards import CARD_BY_NAME, SPACE_SHIP
 from .checks import card_claim, play_from_hand, require
 from .endgame import finish_game
@@ -24,6 +24,8 @@ def start_turn(state: GameState, seat: int) -> None:
     state.piece_placed = False
     state.moved = False
     state.moved_ship = 0
+    state.peeked = []
+    state.peek_used = False
 
 
 def end_turn(state: GameState) -> None:
@@ -308,8 +310,47 @@ def do_draw_card(state: GameState, seat: int, action: DrawCard) -> None:
     state.pending.append(ChanceRequest("deal", action.deck, (handle,), seat=seat))
 
 
+SEER = "Madam Maxine"
+
+
+def can_peek(state: GameState, seat: int) -> bool:
+    return (state.phase == REFILL and state.players[seat].role == SEER and not state.peek_used
+            and len(state.players[seat].hand) < hand_limit(state, seat)
+            and bool(state.decks["refuel"] or state.decks["port"]))
+
+
+def do_peek(state: GameState, seat: int, action: Peek) -> None:
+    """SPEC §13.3: Madam Maxine sees the top two cards of Refuel and of Space Port, once a turn."""
+    require(state.phase == REFILL, "Madam Maxine looks ahead in phase 5")
+    require(state.players[seat].role == SEER, "only Madam Maxine may look ahead")
+    require(not state.peek_used, "Madam Maxine looks ahead once a turn")
+    require(can_peek(state, seat), "your hand is full or both decks are empty")
+    handles = tuple(state.decks["refuel"][:2] + state.decks["port"][:2])
+    state.peek_used = True
+    state.peeked = list(handles)
+    state.pending.append(ChanceRequest("deal", "peek", handles, seat=seat))
+
+
+def peeked_in_deck(state: GameState, handle: int) -> str | None:
+    for deck in ("refuel", "port"):
+        if handle in state.decks[deck]:
+            return deck
+    return None
+
+
+def do_take_peeked(state: GameState, seat: int, action: TakePeeked) -> None:
+    require(state.phase == REFILL and action.card in state.peeked, f"#{action.card} was not seen this turn")
+    deck = peeked_in_deck(state, action.card)
+    require(deck is not None, f"#{action.card} has left its deck")
+    require(len(state.players[seat].hand) < hand_limit(state, seat), "your hand is full")
+    state.decks[deck].remove(action.card)
+    state.players[seat].hand.append(action.card)
+    state.peeked = []  # one card only; the others stay where they were, unseen by the rest
+
+
 PHASE_ACTIONS = {DrawTile: do_draw_tile, PlaceTile: do_place_tile, ScrapTile: do_scrap_tile,
                  NewShip: do_new_ship, Upgrade: do_upgrade, AttachExtra: do_attach_extra,
                  PlaceProbe: do_place_probe, PlaceStation: do_place_station,
                  PlacePirate: do_place_pirate, ScoreStation: do_score_station,
-                 Discard: do_discard, DrawCard: do_draw_card}
+                 Discard: do_discard, DrawCard: do_draw_card, Peek: do_peek,
+                 TakePeeked: do_take_peeked}
