@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from prompt_toolkit.formatted_text import FormattedText, to_plain_text
 
+from p2p_asv.variants import TEAMS
 from p2p_asv.cards import CARD_BY_NAME
 from p2p_asv.engine import to_move
 from p2p_asv.geometry import BOARD_WORMHOLES, COLUMNS, SIZE, Square, sector_of, square_name
@@ -219,7 +220,11 @@ def scores(state: GameState) -> FormattedText:
         c.add(f"{marker}{p.seat:<3} ")
         c.add(f"{p.colour:<8}", STYLE[p.colour] + " bold")
         c.line(f"{p.score:>5}  {len(p.hand):>4}  {ships:<30} {len(p.stations):>8} "
-               f"{len(p.probes):>6} {len(p.pirates):>7}")
+               f"{len(p.probes):>6} {len(p.pirates):>7}" + (f"  role: {p.role}" if p.role else ""))
+    if state.variants.partnership:  # SPEC §13.4
+        teams = "  ".join(f"{'+'.join(state.players[s].colour for s in team)} "
+                          f"{sum(state.players[s].score for s in team)}" for team in TEAMS)
+        c.line(f"teams: {teams}")
     c.line(f"tiles left {state.tiles_left()}  turn {state.turn}")
     return c.text()
 
