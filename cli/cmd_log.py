@@ -1,5 +1,8 @@
-"""Inspect game logs: `asv log show LOG` prints one event per line (SPEC §27.7)."""
+"""Inspect game logs: `asv log show LOG` prints one event per line; `asv log export LOG`
+writes every event as one JSON object per line (SPEC §27.7)."""
 from __future__ import annotations
+
+import json
 
 from cli.asv_adapter import AsvRules
 from protocol.events import parse_event
@@ -12,6 +15,8 @@ def add_arguments(parser) -> None:
     sub = parser.add_subparsers(dest="log_command", required=True)
     show = sub.add_parser("show", help="one line per event: seq, author, kind, action or summary")
     show.add_argument("log", help="an .asvlog file")
+    export = sub.add_parser("export", help="one JSON object per event (bytes as hex), for other tools")
+    export.add_argument("log", help="an .asvlog file")
 
 
 def _raw_summary(wire: bytes) -> tuple[str, str, str]:
@@ -23,7 +28,36 @@ def _raw_summary(wire: bytes) -> tuple[str, str, str]:
     return fingerprint(ev.author), ev.kind, "(not verified)"
 
 
+def plain(value):
+    """Codec values to JSON: bytes become hex strings; lists and maps recurse."""
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def export(args) -> int:
+    """Every record that verifies, in order, with its envelope fields and the replay's note;
+    then one last object with the verdict. Nothing unverified is exported as if it were valid."""
+    report, session = verify_log(args.log, AsvRules())
+    events = session.chain.events if session is not None else []
+    for seq, ev in enumerate(events):
+        print(json.dumps({"seq": ev.seq, "hash": ev.hash.hex(), "prev": ev.prev.hex(),
+                          "author": ev.author.hex(), "fingerprint": fingerprint(ev.author),
+                          "kind": ev.kind, "body": plain(ev.body), "note": session.notes[seq]},
+                         sort_keys=True))
+    print(json.dumps({"verdict": {"valid": report.valid, "events": len(events),
+                                  "exit_code": report.exit_code, "reason": report.reason}},
+                     sort_keys=True))
+    return report.exit_code
+
+
 def run(args) -> int:
+    if args.log_command == "export":
+        return export(args)
     report, session = verify_log(args.log, AsvRules())
     if session is None:
         print(f"cannot read {args.log}: {report.reason}")
