@@ -232,6 +232,10 @@ def scores(state: GameState) -> FormattedText:
 def phase_text(state: GameState) -> str:
     if state.over:
         return "game over"
+    if state.variants.advanced:  # SPEC §13.5: phases in any order, paid in energy
+        closed = ",".join(PHASE_NAMES[p] for p in state.closed_phases)
+        return (f"energy {state.energy}" + (f", {len(state.drawn)} tile to place" if state.drawn else "")
+                + (f" (done: {closed})" if closed else ""))
     name = PHASE_NAMES[state.phase]
     if state.phase == TILES and state.tiles_owed:
         return f"{name} ({state.tiles_owed} to draw)"

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from p2p_asv.variants import Variants
 
-FLAGS = {"nine-planets": "nine_planets", "role-play": "role_play", "partnership": "partnership"}
+FLAGS = {"nine-planets": "nine_planets", "role-play": "role_play", "partnership": "partnership",
+         "advanced": "advanced"}
 
 
 def add_variant_arguments(parser) -> None:

@@ -11,6 +11,7 @@ from .cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, ON_OP
 from .checks import card_claim, play_from_hand, require
 from .movement import destinations, undiscovered_planets
 from .endgame import check_nine_planets
+from .energy import can_afford_discovery
 from .state import MOVE, Discovery, GameState, PlanetRecord
 
 # Role-play (SPEC §13.3): the roles that earn a point for each card of a category they play.
@@ -18,8 +19,9 @@ ROLE_BONUS = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus
 
 
 def role_bonus(state: GameState, seat: int, category: str) -> None:
+    """Basic game only: in the Advanced Strategy game the same roles make the card free instead."""
     role = state.players[seat].role
-    if role is not None and ROLE_BONUS.get(role) == category:
+    if role is not None and ROLE_BONUS.get(role) == category and not state.variants.advanced:
         state.players[seat].gain(1, "role")
 
 
@@ -40,6 +42,9 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     require(ship is not None and ship.owner == seat, f"s{action.ship} is not one of your ships")
     require(action.square in destinations(state, ship, may_discover=True),
             "that square is out of reach or not a place a ship may stop")
+    require(not undiscovered_planets(state, action.square) or can_afford_discovery(state, seat)
+            or _discovered_here(state, action.square) or action.square in state.players[seat].stations,
+            "not enough energy to move there and play the planet card (SPEC §13.5)")
     ship.square = action.square
     state.moved = True
     state.moved_ship = ship.id

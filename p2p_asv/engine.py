@@ -12,7 +12,8 @@ from .chance import CHANCE_HANDLERS
 from .checks import require
 from .discovery import (DISCOVERY_ACTIONS, holds_planet_card, kaygus_target,
                         may_decline_discovery, polled_seat)
-from .errors import IllegalAction, MalformedAction, OutOfTurn
+from . import energy
+from .errors import EngineError, IllegalAction, MalformedAction, OutOfTurn
 from .movement import destinations, undiscovered_planets
 from .quest_rules import do_score_quest, scorable_quests
 from .quests import QUEST_DECK
@@ -71,14 +72,40 @@ def apply(state: GameState, seat: int, action) -> GameState:
     if state.discovery is not None:
         require(type(action) in DISCOVERY_ACTIONS and type(action) is not A.Move,
                 "finish the discovery first")
-    _PLAYER_HANDLERS[type(action)](state, seat, action)
+    if state.variants.advanced:
+        _apply_advanced(state, seat, action)
+    else:
+        _PLAYER_HANDLERS[type(action)](state, seat, action)
     state.step += 1
     return state
 
 
+def _apply_advanced(state: GameState, seat: int, action) -> None:
+    """SPEC §13.5: the action's phase is entered first (closing the one left behind) and its
+    energy is paid after it succeeds; a refusal puts the phase bookkeeping back."""
+    price = energy.cost(state, seat, action)
+    require(price <= state.energy, f"{action.text()} costs {price} energy; {state.energy} left")
+    phase = energy.PHASE_OF.get(type(action))
+    saved = (state.phase, list(state.closed_phases), state.phase_used)
+    if phase is not None and seat == state.active and state.discovery is None:
+        energy.switch_phase(state, phase)
+    try:
+        _PLAYER_HANDLERS[type(action)](state, seat, action)
+    except EngineError:
+        state.phase, state.closed_phases, state.phase_used = saved
+        raise
+    if seat == state.active:
+        state.energy -= price
+        if phase is not None and not state.over:
+            state.phase_used = True
+
+
 def _do_next(state: GameState, seat: int, action: A.Next) -> None:
-    require(state.phase != TILES, "place this turn's tiles first")
-    require(PLACE_PIECE <= state.phase <= REFILL, "nothing to end now")
+    if state.variants.advanced:
+        require(not state.drawn, "place the tile you drew first")
+    else:
+        require(state.phase != TILES, "place this turn's tiles first")
+        require(PLACE_PIECE <= state.phase <= REFILL, "nothing to end now")
     advance(state)
 
 
@@ -102,9 +129,27 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
         return []
     if state.discovery is not None:
         found = _discovery_actions(state, view)
+    elif state.variants.advanced:
+        found = _advanced_actions(state, view)
     else:
         found = _PHASE_LEGAL[state.phase](state, view)
+    if state.variants.advanced:
+        found = [a for a in found if energy.cost(state, view.seat, a) <= state.energy]
     return sorted(set(found), key=A.sort_key)
+
+
+def _advanced_actions(state: GameState, view: PlayerView) -> list:
+    """SPEC §13.5: the actions of every phase still open, as if the turn stood in it."""
+    found = [A.Next()] if not state.drawn else []
+    current = state.phase
+    try:
+        for phase in _PHASE_LEGAL:
+            if energy.phase_open(state, phase):
+                state.phase = phase
+                found += _PHASE_LEGAL[phase](state, view)
+    finally:
+        state.phase = current
+    return found
 
 
 def _discovery_actions(state: GameState, view: PlayerView) -> list:
@@ -129,7 +174,7 @@ def _discovery_actions(state: GameState, view: PlayerView) -> list:
 
 
 def _tiles(state: GameState, view: PlayerView) -> list:
-    if tiles_to_draw(state):
+    if tiles_to_draw(state) and not (state.variants.advanced and state.drawn):
         return [A.DrawTile(i) for i, pile in enumerate(state.piles) if pile]
     out = []
     for h in state.drawn:
@@ -186,7 +231,7 @@ def _moves(state: GameState, view: PlayerView) -> list:
     seat = view.seat
     out = [A.Next()] + _free_actions(state, view)
     if not state.moved:
-        may_discover = holds_planet_card(state, seat, view)
+        may_discover = holds_planet_card(state, seat, view) and energy.can_afford_discovery(state, seat)
         for ship in state.ships_of(seat):
             out += [A.Move(ship.id, sq) for sq in destinations(state, ship, may_discover)]
     elif kaygus_target(state, seat) is not None:

@@ -6,7 +6,8 @@ from .checks import require
 from .errors import MalformedAction
 from .geometry import sector_of
 from .quests import PEACE_MISSION, QUEST_BY_NAME, STRONG_EMPIRE, TRADE_MISSION
-from .state import PLACE_PIECE, REFILL, GameState
+from .state import GameState
+from .turn import free_scoring_now
 
 
 def _peace_mission(state: GameState, seat: int) -> bool:
@@ -57,7 +58,7 @@ def quest_points(state: GameState, seat: int, name: str) -> int | None:
 
 
 def scorable_quests(state: GameState, seat: int, view) -> list[ScoreQuest]:
-    if not PLACE_PIECE <= state.phase <= REFILL or state.discovery is not None:
+    if not free_scoring_now(state) or state.discovery is not None:
         return []
     out = []
     for handle in state.players[seat].quests:
@@ -70,7 +71,7 @@ def scorable_quests(state: GameState, seat: int, view) -> list[ScoreQuest]:
 def do_score_quest(state: GameState, seat: int, action: ScoreQuest) -> None:
     if action.name not in QUEST_BY_NAME:
         raise MalformedAction(f"no Special Quest named {action.name!r}")
-    require(PLACE_PIECE <= state.phase <= REFILL, "quests are scored after the tiles are placed")
+    require(free_scoring_now(state), "quests are scored after the tiles are placed")
     player = state.players[seat]
     require(action.card in player.quests, f"quest #{action.card} is not yours")
     known = state.names.get(action.card)

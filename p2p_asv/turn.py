@@ -5,6 +5,7 @@ from .actions import (AttachExtra, Discard, DrawCard, DrawTile, NewShip, Peek, P
                       PlaceStation, PlaceTile, ScoreStation, ScrapTile, TakePeeked, Upgrade)
 from .cards import CARD_BY_NAME, SPACE_SHIP
 from .checks import card_claim, play_from_hand, require
+from . import energy
 from .endgame import finish_game
 from .state import DISCARD, PLACE_PIECE, REFILL, TILES, ChanceRequest, GameState, Ship
 from .tiles import QUEST_TILE_ID, TILE_BY_ID
@@ -26,6 +27,8 @@ def start_turn(state: GameState, seat: int) -> None:
     state.moved_ship = 0
     state.peeked = []
     state.peek_used = False
+    if state.variants.advanced:
+        energy.start_turn(state)
 
 
 def end_turn(state: GameState) -> None:
@@ -37,8 +40,8 @@ def end_turn(state: GameState) -> None:
 
 
 def advance(state: GameState) -> None:
-    """Next: leave the current phase (SPEC §6.1)."""
-    if state.phase == REFILL:
+    """Next: leave the current phase (SPEC §6.1); in the Advanced Strategy game, end the turn."""
+    if state.phase == REFILL or state.variants.advanced:
         end_turn(state)
     else:
         state.phase += 1
@@ -52,6 +55,7 @@ def tiles_to_draw(state: GameState) -> bool:
 def do_draw_tile(state: GameState, seat: int, action: DrawTile) -> None:
     require(state.phase == TILES, "tiles are drawn in phase 1 only")
     require(tiles_to_draw(state), "no more tiles to draw this turn")
+    require(not (state.variants.advanced and state.drawn), "place the tile you drew first")
     require(0 <= action.pile < len(state.piles) and state.piles[action.pile],
             f"pile {action.pile + 1} is empty or does not exist")
     handle = state.piles[action.pile].pop(0)
@@ -66,8 +70,10 @@ def after_tile_revealed(state: GameState, handle: int) -> None:
     kind = TILE_BY_ID[state.names[handle]].kind
     if kind == "sun":
         state.tiles_owed += 1
+        energy.refund_tile(state)
     elif state.names[handle] == QUEST_TILE_ID:
         state.tiles_owed += 1
+        energy.refund_tile(state)
         state.drawn.remove(handle)
         if state.decks["quests"]:
             quest = state.decks["quests"].pop(0)
@@ -78,13 +84,14 @@ def after_tile_revealed(state: GameState, handle: int) -> None:
 
 def _drawn_tile(state: GameState, handle: int):
     require(state.phase == TILES, "tiles are placed in phase 1 only")
-    require(not tiles_to_draw(state), "draw all of this turn's tiles before placing")
+    require(state.variants.advanced or not tiles_to_draw(state),
+            "draw all of this turn's tiles before placing")
     require(handle in state.drawn, f"tile #{handle} is not waiting to be placed")
     return TILE_BY_ID[state.names[handle]]
 
 
 def _tiles_done(state: GameState) -> None:
-    if not state.drawn and not tiles_to_draw(state):
+    if not state.drawn and not tiles_to_draw(state) and not state.variants.advanced:
         state.phase = PLACE_PIECE
 
 
@@ -109,6 +116,7 @@ def do_scrap_tile(state: GameState, seat: int, action: ScrapTile) -> None:
     require(not state.board.legal_placements(tile), f"{tile.id} has a legal place; it cannot be scrapped")
     state.drawn.remove(action.tile)
     state.tiles_owed += 1  # SPEC §6.1: a tile with no place leaves the game and is replaced
+    energy.refund_tile(state)
     _tiles_done(state)
 
 
@@ -258,7 +266,7 @@ def do_place_pirate(state: GameState, seat: int, action: PlacePirate) -> None:
 
 
 def do_score_station(state: GameState, seat: int, action: ScoreStation) -> None:
-    require(PLACE_PIECE <= state.phase <= REFILL, "stations are scored after the tiles are placed")
+    require(free_scoring_now(state), "stations are scored after the tiles are placed")
     require(action.square in state.players[seat].stations, "you have no station there")
     require(state.board.surrounded(action.square), "a station scores mid-game only when surrounded")
     state.players[seat].gain(state.board.station_value(action.square), "stations")
@@ -278,10 +286,20 @@ def do_discard(state: GameState, seat: int, action: Discard) -> None:
     for h in action.cards:
         player.hand.remove(h)
         state.decks["junk"].append(h)
-    state.phase = REFILL
+    if state.variants.advanced:
+        state.closed_phases.append(DISCARD)  # one discard a turn (SPEC §13.5)
+    else:
+        state.phase = REFILL
 
 
 # -- phase 5: refill (SPEC §6.5) ----------------------------------------------------------------
+def free_scoring_now(state: GameState) -> bool:
+    """SPEC §6.6: stations and quests score after the tiles (any time but mid-tile, §13.5)."""
+    if state.variants.advanced:
+        return not state.drawn
+    return PLACE_PIECE <= state.phase <= REFILL
+
+
 def hand_limit(state: GameState, seat: int) -> int:
     return RUINS_HAND_LIMIT if "Alien Ruins" in state.players[seat].continuing else HAND_LIMIT
 

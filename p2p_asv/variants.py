@@ -11,6 +11,7 @@ class Variants:
     nine_planets: bool = False     # Variant 2: nine planets win at once
     role_play: bool = False        # Variant 3: an explorer role dealt face up to each seat
     partnership: bool = False      # Variant 4: seats 0+2 against 1+3, team totals
+    advanced: bool = False         # Variant 1: energy points, phases in any order
     tiles_per_turn: int = 0        # 0: the rulebook's 3 (one or two players) or 2
 
     @classmethod
@@ -40,7 +41,8 @@ class Variants:
             raise ValueError("the partnership variant needs four players")
 
     def plain(self) -> list:
-        return [self.nine_planets, self.role_play, self.partnership, self.tiles_per_turn]
+        return [self.nine_planets, self.role_play, self.partnership, self.tiles_per_turn,
+                self.advanced]
 
 
 TEAMS = ((0, 2), (1, 3))  # partnership: partners sit opposite (SPEC §2.3)

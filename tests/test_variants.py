@@ -28,7 +28,7 @@ class VariantGame(Game):
 def test_options_are_checked_and_the_basic_game_has_an_empty_config():
     assert Variants.from_config({}) == Variants() and Variants().to_config() == {}
     assert Variants.from_config({"role_play": True}).to_config() == {"role_play": True}
-    for bad in ({"advanced": True}, {"role_play": 1}, {"tiles_per_turn": 4}, {"tiles_per_turn": True}):
+    for bad in ({"expert": True}, {"role_play": 1}, {"tiles_per_turn": 4}, {"tiles_per_turn": True}):
         with pytest.raises(ValueError):
             Variants.from_config(bad)
     with pytest.raises(ValueError, match="four players"):
@@ -138,3 +138,84 @@ def test_variant_games_finish(config, players):
         for bot in ("random", "greedy"):
             state, summary = play_game(players, seed, [bot] * players, config=config)
             assert state.over and summary["winners"]
+
+
+# -- Advanced Strategy (SPEC §13.5) ---------------------------------------------------------
+def _advanced(tiles=("deep", "deep", "deep", "deep"), seed=3) -> VariantGame:
+    return VariantGame(2, {"advanced": True}, RiggedDealer(seed, tiles=list(tiles)))
+
+
+def test_advanced_turn_starts_with_seven_energy_and_nothing_is_mandatory():
+    g = _advanced()
+    assert g.state.energy == 7
+    assert A.Next() in g.legal(0)
+    g.act(A.Next())                                      # no tiles drawn at all
+    assert g.state.active == 1 and g.state.energy == 7
+
+
+def test_advanced_tiles_cost_two_and_are_placed_one_at_a_time():
+    g = _advanced()
+    g.act(A.DrawTile(0))
+    assert g.state.energy == 5 and len(g.state.drawn) == 1
+    legal = g.legal(0)
+    assert legal and all(isinstance(a, (A.PlaceTile, A.ScrapTile)) for a in legal)
+    with pytest.raises(IllegalAction, match="place the tile you drew first"):
+        apply(g.state.clone(), 0, A.DrawTile(0))
+    g.place_far(g.state.drawn[0], [HOME])
+    g.act(A.DrawTile(0))
+    g.place_far(g.state.drawn[0], [HOME])
+    g.act(A.DrawTile(0))
+    g.place_far(g.state.drawn[0], [HOME])
+    assert g.state.energy == 1
+    g.state.energy = 7                                   # even with energy, three tiles at most
+    assert not any(isinstance(a, A.DrawTile) for a in g.legal(0))
+
+
+def test_a_sun_tile_costs_nothing():
+    g = _advanced(tiles=("sun", "deep"))
+    g.act(A.DrawTile(0))
+    g.place_far(g.state.drawn[0], [HOME])
+    assert g.state.energy == 7 and g.state.players[0].breakdown.get("suns") == 1
+
+
+def test_a_phase_left_behind_is_closed_and_a_refusal_changes_nothing():
+    g = _advanced()
+    g.act(A.Discard((g.state.players[0].hand[0],)))      # phase 4, free
+    g.act(A.DrawCard("refuel"))                         # phase 5 closes nothing new: 4 is spent
+    assert g.state.energy == 6 and DISCARD in g.state.closed_phases
+    g.act(A.DrawTile(0))                                 # back to tiles: phase 5 closes
+    g.place_far(g.state.drawn[0], [HOME])
+    assert REFILL in g.state.closed_phases
+    before = g.state.hash()
+    with pytest.raises(IllegalAction, match="over for this turn"):
+        apply(g.state, 0, A.DrawCard("refuel"))
+    assert g.state.hash() == before
+
+
+def test_not_enough_energy_is_refused_with_the_price():
+    g = _advanced()
+    g.state.energy = 1
+    before = g.state.hash()
+    with pytest.raises(IllegalAction, match="costs 2 energy"):
+        apply(g.state, 0, A.DrawTile(0))
+    assert g.state.hash() == before
+    assert not any(isinstance(a, A.DrawTile) for a in g.legal(0))
+
+
+def test_advanced_games_finish():
+    for seed in range(3):
+        for bot in ("random", "greedy"):
+            state, summary = play_game(3, seed, [bot] * 3, config={"advanced": True})
+            assert state.over and summary["winners"]
+
+
+def test_advanced_roles_make_cards_free_instead_of_scoring():
+    dealer = RiggedDealer(3, tiles=["p2-a", "deep", "deep"], hands=[["Pyrrhis"]])
+    dealer.order["roles"] = ["Dr. Nevets Yahsel"]
+    g = VariantGame(2, {"advanced": True, "role_play": True}, dealer)
+    g.act(A.DrawTile(0))
+    g.act(A.PlaceTile(g.state.drawn[0], EAST, 0))
+    g.act(A.Move(1, EAST))
+    assert g.state.energy == 4                         # tile 2 + move 1
+    g.act(A.Discover(g.hand_named(0, "Pyrrhis"), "Pyrrhis", 0))
+    assert g.state.energy == 4 and "role" not in g.state.players[0].breakdown

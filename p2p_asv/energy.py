@@ -1,0 +1,85 @@
+"""The Advanced Strategy variant (SPEC §13.5): seven energy points a turn, phases in any order,
+each phase left behind closed for the rest of the turn."""
+from __future__ import annotations
+
+from . import actions as A
+from .cards import ENVIRONMENT, LIFE_FORM, PLANET
+from .checks import require
+from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState
+
+ENERGY_PER_TURN = 7
+MAX_TILES = 3
+TILE_COST = 2
+
+PHASE_OF = {A.DrawTile: TILES, A.PlaceTile: TILES, A.ScrapTile: TILES,
+            A.NewShip: PLACE_PIECE, A.Upgrade: PLACE_PIECE, A.AttachExtra: PLACE_PIECE,
+            A.PlaceProbe: PLACE_PIECE, A.PlaceStation: PLACE_PIECE, A.PlacePirate: PLACE_PIECE,
+            A.Move: MOVE, A.Discard: DISCARD,
+            A.DrawCard: REFILL, A.Peek: REFILL, A.TakePeeked: REFILL}
+
+# Roles whose cards of one category cost nothing (SPEC §13.5, with §13.3).
+FREE_FOR_ROLE = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus": ENVIRONMENT}
+
+
+def advanced(state: GameState) -> bool:
+    return state.variants.advanced
+
+
+def card_cost(state: GameState, seat: int, category: str) -> int:
+    return 0 if FREE_FOR_ROLE.get(state.players[seat].role or "") == category else 1
+
+
+def cost(state: GameState, seat: int, action) -> int:
+    """Energy the action costs `seat` (only the active seat pays; cards played into another
+    seat's discovery are free)."""
+    if not advanced(state) or seat != state.active:
+        return 0
+    match action:
+        case A.DrawTile():
+            return TILE_COST
+        case A.NewShip() | A.Upgrade() | A.AttachExtra() | A.PlaceProbe() | A.PlaceStation() \
+                | A.PlacePirate() | A.Move() | A.DrawCard() | A.TakePeeked():
+            return 1
+        case A.Discover():
+            return card_cost(state, seat, PLANET)
+        case A.PlayEnvironment():
+            return card_cost(state, seat, ENVIRONMENT)
+        case A.PlayLifeForms(cards=cards):
+            return card_cost(state, seat, LIFE_FORM) * len(cards)
+        case A.PlayExplorer():
+            return 1
+    return 0
+
+
+def start_turn(state: GameState) -> None:
+    state.energy = ENERGY_PER_TURN
+    state.closed_phases = []
+    state.phase_used = False
+    state.tiles_owed = MAX_TILES
+
+
+def phase_open(state: GameState, phase: int) -> bool:
+    return phase not in state.closed_phases and (phase == TILES or not state.drawn)
+
+
+def switch_phase(state: GameState, phase: int) -> None:
+    """Enter `phase` for the next action; the phase left behind closes if anything was done
+    in it. The caller restores the three fields if the action is then refused."""
+    require(phase not in state.closed_phases, "that phase is over for this turn (SPEC §13.5)")
+    require(phase == TILES or not state.drawn, "place the tile you drew first")
+    if state.phase != phase:
+        if state.phase_used:
+            state.closed_phases.append(state.phase)
+        state.phase = phase
+        state.phase_used = False
+
+
+def refund_tile(state: GameState) -> None:
+    """A sun or quest tile, or a tile with no legal place, costs nothing (SPEC §13.5)."""
+    if advanced(state):
+        state.energy += TILE_COST
+
+
+def can_afford_discovery(state: GameState, seat: int) -> bool:
+    """Moving onto an undiscovered planet commits to its planet card: both must be paid."""
+    return not advanced(state) or state.energy >= 1 + card_cost(state, seat, PLANET)
