@@ -26,10 +26,10 @@ SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-def random_game(players: int, seed: int, check=None):
+def random_game(players: int, seed: int, check=None, config=None):
     """Play a RandomBot game to the end, calling check(state, views, seat, step) before each
     player event; returns the final state and the number of events."""
-    state = new_game(players)
+    state = new_game(players, config)
     dealer = LocalDealer(seed)
     views = [PlayerView(s) for s in range(players)]
     bots = [RandomBot(f"{seed}/{s}") for s in range(players)]
@@ -121,6 +121,39 @@ def test_refused_actions_are_typed_and_leave_the_state_unchanged(players, seed):
         assert state.hash() == before
 
     random_game(players, seed, check)
+
+
+VARIANTS = [{"advanced": True}, {"role_play": True}, {"nine_planets": True}, {"tiles_per_turn": 1},
+            {"advanced": True, "role_play": True, "nine_planets": True},
+            {"partnership": True, "advanced": True}]
+
+
+@SETTINGS
+@given(config=st.sampled_from(VARIANTS), players=st.integers(1, 4), seed=st.integers(0, 2**32))
+def test_variant_play_keeps_every_property(config, players, seed):
+    """SPEC §13: under every option random play ends, legal lists are sorted and apply, and a
+    refused action changes nothing."""
+    if config.get("partnership"):
+        players = 4
+
+    def check(state, views, seat, step):
+        legal = legal_actions(state, views[seat])
+        assert legal and [a.text() for a in legal] == sorted(a.text() for a in legal)
+        if step % 11:
+            return
+        before = state.hash()
+        for action in legal:
+            apply(state.clone(), seat, action)
+        for action in near_misses(state, views, seat):
+            trial = state.clone()
+            try:
+                apply(trial, seat, action)
+            except EngineError:
+                assert trial.hash() == before, action.text()
+        assert state.hash() == before
+
+    state, _ = random_game(players, seed, check, config)
+    assert state.over and state.winners
 
 
 # -- SPEC §12.2 determinism ----------------------------------------------------------------
