@@ -133,6 +133,12 @@ class DeckBook:
                      if own else mp.decode_deck(data, self.names[seat]))
         except mp.MalformedDeck as exc:
             raise BadShuffle(exc.reason, seq=seq, author=author) from None
+        seen = {ct.c1 for ct in p.deck}  # each output card freshly re-randomised: no C1 twice
+        for i, ct in enumerate(after):
+            if ct.c1 in seen:
+                raise BadShuffle(f"card {i} repeats a C1 of the input or of an earlier output card",
+                                 seq=seq, author=author)
+            seen.add(ct.c1)
         p.group.steps.append(ShuffleStep(seq, seat, p.deck, after))
         p.deck = after
         p.done += 1

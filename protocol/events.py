@@ -226,6 +226,7 @@ class Chain:
         self.expected_author = expected_author
         self.events: list[SignedEvent] = []
         self.equivocations: list[EquivocationProof] = []
+        self._equivocators: set[bytes] = set()
 
     @property
     def height(self) -> int:
@@ -239,7 +240,7 @@ class Chain:
 
     def append(self, event: SignedEvent | bytes) -> SignedEvent:
         """Accept the next event or raise a typed EventError (SPEC §22.6 gives the order
-        of checks). An Equivocation is also recorded in `self.equivocations`."""
+        of checks). The first Equivocation of each author is also recorded in `self.equivocations`."""
         if isinstance(event, (bytes, bytearray, memoryview)):
             event = parse_event(bytes(event), expected_game=self.game)
         elif event.game != self.game:
@@ -252,7 +253,8 @@ class Chain:
                                     seq=event.seq, author=event.author)
             if held.author == event.author:
                 proof = EquivocationProof.of(held.wire, event.wire)
-                if proof not in self.equivocations:
+                if event.author not in self._equivocators:  # one proof convicts; keep no more
+                    self._equivocators.add(event.author)
                     self.equivocations.append(proof)
                 raise Equivocation("author signed two different events at this height",
                                    seq=event.seq, author=event.author, proof=proof)

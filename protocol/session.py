@@ -196,6 +196,8 @@ class Session:
         if not ok:
             raise BadBody("roster must list 1-8 distinct public keys, the first one the author's",
                           seq=seq, author=author)
+        if len({fingerprint(k) for k in roster}) != len(roster):  # they name round participants
+            raise BadBody("two roster keys share a fingerprint", seq=seq, author=author)
         if body["rules"] != self.rules.name:
             raise BadBody(f"game {body['rules']!r} is not {self.rules.name!r}", seq=seq, author=author)
         try:
@@ -327,6 +329,9 @@ class Session:
             claims = self.rules.revealed_cards(self.state, seat, text)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
+        except Exception as exc:  # a reader that breaks on hostile text refuses it (SPEC §26.5)
+            raise IllegalMove(f"the game cannot read {text!r}: {type(exc).__name__}: {exc}",
+                              seq=seq, author=author) from None
         if len(body["p"]) != len(claims):
             raise BadBody(f'"p" must hold one share per hidden card played ({len(claims)})', seq=seq, author=author)
         for (handle, label), raw in zip(claims, body["p"]):

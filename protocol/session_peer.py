@@ -15,7 +15,7 @@ from protocol.game_rules import Agent, GameRuleError, GameRules
 from protocol.identity import Identity
 from protocol.logfile import LogWriter, SecretsFile
 from protocol.session import HASHED_PHASES, SEAT_TAG, Session
-from protocol.session_errors import SessionError
+from protocol.session_errors import DeckCorrupted, SessionError
 
 __all__ = ["SessionPeer", "NotYourTurn"]
 
@@ -79,21 +79,28 @@ class SessionPeer(Session):
 
     def act(self, action: str | None = None) -> bytes:
         """Write this peer's due event (an action from `action` or the agent) and return
-        its wire bytes, already applied to this replica and logged."""
+        its wire bytes, already applied to this replica and logged. If the event completes
+        a deck operation that exposes a corrupted deck, it is still valid: it is logged and
+        returned, and this peer halts (`halted` is the DeckCorrupted), as every receiver will."""
         kind = self.pending_obligation()
         if kind is None:
             raise NotYourTurn("this peer owes no event now", seq=self.chain.height, author=self.me)
         seq, phase = self.chain.height, self.phase
         body = self._body(kind, seq, action)
         self._own = True
+        corrupted = None
         try:
             note = self._apply(seq, self.me, kind, body)
+        except DeckCorrupted as exc:  # our valid shares exposed a bad deck: publish them, halt
+            corrupted, note = exc, f"{kind} (deck corrupted)"
         finally:
             self._own = False
         if phase in HASHED_PHASES:
             body["h"] = self.state_hash()
         ev = sign_event(self.identity, self.game, seq, self.chain.head, kind, body)
         self._accept(ev, note)
+        if corrupted is not None:
+            self.halted = corrupted  # every receiver halts on the same event
         return ev.wire
 
     def _body(self, kind: str, seq: int, action: str | None) -> dict:

@@ -61,3 +61,30 @@ def craft(peer, mutate=None, kind=None, body=None, seq=None, prev=None, h=None):
     if peer.phase in HASHED_PHASES and "h" not in body:
         body["h"] = h if h is not None else peer.state_hash()
     return sign_event(peer.identity, peer.game, seq, peer.chain.head if prev is None else prev, kind, body).wire
+
+
+def refused(peers, cheater, wire, error, rules):
+    """Every peer but `cheater` refuses `wire` with `error` naming `cheater`, and keeps its
+    chain, state hash and log as they were; its log still verifies as a valid prefix."""
+    from protocol.verify import verify_log
+    caught = None
+    for p in peers:
+        if p is cheater:
+            continue
+        height = p.chain.height
+        digest = p.state_hash() if p.state is not None else None
+        try:
+            p.receive(wire)
+        except error as exc:
+            caught = exc
+        else:
+            raise AssertionError(f"{error.__name__} not raised")
+        assert caught.author == cheater.me, caught
+        assert p.chain.height == height and p.halted is None
+        if digest is not None:
+            assert p.state_hash() == digest
+        if p.log is not None:
+            assert p.log.count == height
+            report, _ = verify_log(p.log.path, rules)
+            assert report.valid and report.events == height, report
+    return caught
