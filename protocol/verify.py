@@ -35,6 +35,7 @@ class VerifyReport:
     author: str | None = None
     reason: str | None = None
     aborted: str | None = None           # the abort record's note, when a silent peer was named (SPEC §29.6)
+    players: list[str] = field(default_factory=list)  # fingerprints, seat order (lobby order before seating)
     notes: list[str] = field(default_factory=list, repr=False)
 
     @property
@@ -46,7 +47,7 @@ class VerifyReport:
     def to_json(self) -> dict:
         out = {"valid": self.valid, "game_id": self.game_id, "events": self.events, "head": self.head,
                "finished": self.finished, "audit": self.audit, "scores": self.scores,
-               "winners": self.winners, "aborted": self.aborted}
+               "winners": self.winners, "aborted": self.aborted, "players": self.players}
         if not self.valid:
             out.update({"seq": self.seq, "author": self.author, "reason": self.reason})
         return out
@@ -87,6 +88,8 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
     report.head = session.chain.head.hex()
     report.finished = session.finished
     report.notes = list(session.notes)
+    # who played: a forged game between other keys verifies too, so say whose game it is
+    report.players = [fingerprint(k) for k in (session.seat_keys or session.roster or [])]
     if session.phase == "aborted":
         report.aborted = session.notes[-1]
     result = session.result()

@@ -369,3 +369,20 @@ def test_a_roster_whose_fingerprints_collide_is_refused_at_the_first_hello(monke
         obs.receive(first)
     assert exc.value.author == peers[0].me and obs.chain.height == 0 and obs.roster is None
 
+
+
+# -- whose game a valid log is (SPEC §27.6) -------------------------------------------------------
+def test_verify_names_the_players_so_a_game_forged_under_the_same_id_is_told_apart(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "forged").mkdir()
+    real = toy(2, tmp_path / "real")
+    run_local(real)
+    forged = make_peers(RULES, 2, agent_for=lambda k: play_own_card, log_dir=str(tmp_path / "forged"),
+                        game=real[0].game, seeds=50)   # other keys, the same game id
+    run_local(forged)
+    a, _ = verify_log(real[0].log.path, RULES)
+    b, _ = verify_log(forged[0].log.path, RULES)
+    assert a.exit_code == b.exit_code == 0 and a.game_id == b.game_id
+    assert a.players == [fingerprint(k) for k in real[0].seat_keys] == a.to_json()["players"]
+    assert sorted(b.players) == sorted(p.identity.fingerprint for p in forged)
+    assert not set(a.players) & set(b.players)
