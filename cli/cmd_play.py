@@ -30,7 +30,7 @@ def seat_number(text: str, players: int) -> int:
     colours = seat_colours(players)
     if text.lower() in colours:
         return colours.index(text.lower())
-    if text.isdigit() and int(text) < players:
+    if text.isascii() and text.isdigit() and int(text) < players:
         return int(text)
     if text.lower() in COLOURS:
         raise SystemExit(f"asv play: {text} is not at the table with {players} players "

@@ -54,7 +54,7 @@ def parse_invite(text: str) -> Invite:
         text = text[len(INVITE_PREFIX):].strip()
     parts = text.split("/")
     host, sep, port = parts[0].rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise ValueError(f"{parts[0]!r} is not HOST:PORT")
     game = None
     if len(parts) > 1:

@@ -255,7 +255,7 @@ class Repl:
             self.list_legal(rest.strip())
         elif word == "look":
             self.look(rest.strip())
-        elif text.isdigit():
+        elif text.isascii() and text.isdigit():
             legal = self.driver.legal()
             n = int(text)
             if not 1 <= n <= len(legal):
@@ -386,7 +386,7 @@ class Repl:
     def look_tile(self, token: str) -> None:
         """A drawn tile's sides in each of its distinct rotations (what `place ... rR` shows)."""
         state = self.driver.state()
-        name = state.names.get(int(token[1:])) if token[1:].isdigit() else None
+        name = state.names.get(int(token[1:])) if token[1:].isascii() and token[1:].isdigit() else None
         if name not in TILE_BY_ID:
             self.say(f"{token} is not a revealed tile", "fg:ansired")
             return

@@ -14,6 +14,11 @@ from .geometry import Square, parse_square, square_name
 DECKS = ("refuel", "port")
 
 
+def is_number(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also accepts '²', which int() then refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def slug(name: str) -> str:
     """Card or tile name to a notation token: lower case, runs of other characters to '-'."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")
@@ -246,14 +251,14 @@ def sort_key(action) -> str:
 
 # -- parsing ----------------------------------------------------------------------------------
 def _handle(token: str) -> int:
-    m = re.fullmatch(r"#(\d+)", token)
+    m = re.fullmatch(r"#([0-9]+)", token)
     if not m:
         raise MalformedAction(f"expected a handle like #12, got {token!r}")
     return int(m.group(1))
 
 
 def _named(token: str, resolve) -> tuple[int, str]:
-    m = re.fullmatch(r"#(\d+):([a-z0-9-]+)", token)
+    m = re.fullmatch(r"#([0-9]+):([a-z0-9-]+)", token)
     if not m:
         raise MalformedAction(f"expected a named handle like #12:water, got {token!r}")
     return int(m.group(1)), resolve(m.group(2))
@@ -268,20 +273,20 @@ def _square(token: str) -> Square:
 
 def _feature(token: str) -> tuple[Square, int]:
     sq, sep, idx = token.partition("/")
-    if not sep or not idx.isdigit():
+    if not sep or not is_number(idx):
         raise MalformedAction(f"expected a square and a part like D-4/0, got {token!r}")
     return _square(sq), int(idx)
 
 
 def _ship(token: str) -> int:
-    m = re.fullmatch(r"s(\d+)", token)
+    m = re.fullmatch(r"s([0-9]+)", token)
     if not m:
         raise MalformedAction(f"expected a ship like s1, got {token!r}")
     return int(m.group(1))
 
 
 def _int(token: str) -> int:
-    if not token.isdigit():
+    if not is_number(token):
         raise MalformedAction(f"expected a number, got {token!r}")
     return int(token)
 

@@ -49,7 +49,7 @@ def square_name(sq: Square) -> str:
 def parse_square(text: str) -> Square:
     """Inverse of square_name; raises ValueError on anything else."""
     col, sep, row = text.strip().upper().partition("-")
-    if not sep or len(col) != 1 or col not in COLUMNS or not row.isdigit():
+    if not sep or len(col) != 1 or col not in COLUMNS or not (row.isascii() and row.isdigit()):
         raise ValueError(f"not a square: {text!r} (expected e.g. D-4)")
     sq = (COLUMNS.index(col), int(row) - 1)
     if not on_board(sq):

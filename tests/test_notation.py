@@ -140,3 +140,11 @@ def test_card_of_the_wrong_category_is_refused():
     h = g.state.players[0].hand[0]
     msg = unchanged(g.state, 0, A.NewShip(h, "Water", (3, 3)), IllegalAction)
     assert "environment" in msg and "space_ship" in msg
+
+
+@pytest.mark.parametrize("text", ["draw-tile ²", "place #1 D-² r0", "discard #١", "move s² D-4",
+                                  "probe D-4/²", "discover #3:pyrrhis ²"])
+def test_non_ascii_digits_are_malformed_not_a_crash(text):
+    """SPEC §11.3: only ASCII digits are numbers; '²' passes str.isdigit() but not int()."""
+    with pytest.raises(MalformedAction):
+        parse_action(text)
