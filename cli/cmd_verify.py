@@ -25,6 +25,8 @@ def run(args) -> int:
         state = "finished" if report.finished else "unfinished (valid prefix)"
         print(f"valid: {report.events} events, {state}, audit {report.audit}")
         print(f"game {report.game_id}  head {report.head}")
+        if report.players:
+            print("players (seat order): " + "  ".join(report.players))
         if report.aborted:
             print(f"game aborted: {report.aborted[len('abort: '):]}")
         if report.scores is not None:
