@@ -7,13 +7,9 @@ creator has no more say than anyone (SPEC §29.2-§29.3). Exit 0: finished and a
 """
 from __future__ import annotations
 
-import sys
-
-import trio
-
 from cli.net_args import add_common
 from cli.variant_args import add_variant_arguments
-from cli.net_peer import Printer, exit_code, host_game, scoreboard, write_timings
+from cli.net_peer import Printer, exit_code, host_game, run_peer, scoreboard, write_timings
 
 
 def add_arguments(parser) -> None:
@@ -35,12 +31,8 @@ def run(args) -> int:
         from cli.net_driver import play_networked  # the REPL seat
         return play_networked(args, host=True)
     printer = Printer(prefix="", turns=not args.quiet)
-    try:
-        node = trio.run(lambda: host_game(args, printer=printer))
-    except KeyboardInterrupt:
-        print("interrupted; your log keeps every event written so far", file=sys.stderr)
-        return 1
-    return finish(node, args, printer)
+    node = run_peer("host", lambda: host_game(args, printer=printer))
+    return node if isinstance(node, int) else finish(node, args, printer)
 
 
 def finish(node, args, printer: Printer) -> int:

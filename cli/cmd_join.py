@@ -7,13 +7,9 @@ Exit 0: finished and audited; 2: aborted (a silent peer was named); 1: error.
 """
 from __future__ import annotations
 
-import sys
-
-import trio
-
 from cli.cmd_host import finish
 from cli.net_args import add_common
-from cli.net_peer import Printer, join_game
+from cli.net_peer import Printer, join_game, run_peer
 
 
 def add_arguments(parser) -> None:
@@ -28,12 +24,5 @@ def run(args) -> int:
         from cli.net_driver import play_networked  # the REPL seat
         return play_networked(args, host=False)
     printer = Printer(turns=not args.quiet)
-    try:
-        node = trio.run(lambda: join_game(args, printer=printer))
-    except KeyboardInterrupt:
-        print("interrupted; your log keeps every event written so far", file=sys.stderr)
-        return 1
-    except (ValueError, OSError) as exc:
-        print(f"asv join: {exc}", file=sys.stderr)
-        return 1
-    return finish(node, args, printer)
+    node = run_peer("join", lambda: join_game(args, printer=printer))
+    return node if isinstance(node, int) else finish(node, args, printer)

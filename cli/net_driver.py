@@ -19,7 +19,7 @@ from p2p_asv.geometry import seat_colours
 from p2p_asv.state import CHANCE
 
 from .asv_adapter import AsvRules
-from .net_peer import Printer, exit_code, host_game, join_game
+from .net_peer import Printer, exit_code, host_game, join_game, user_error
 from .repl import Happened, Repl, default_history
 
 __all__ = ["RecordingRules", "NetDriver", "play_networked"]
@@ -130,7 +130,11 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     worker.start()
     got = handoff.get()
     if got is None:
-        print(f"asv: {outcome.get('error')}", file=sys.stderr)
+        error = outcome.get("error")
+        shown = user_error(error) if error is not None else None
+        if error is not None and shown is None:
+            raise error                  # a bug, or SystemExit with its message
+        print(f"asv: {shown or 'the peer stopped before the game began'}", file=sys.stderr)
         return 1
     node, token = got
 
@@ -142,7 +146,9 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         trio.from_thread.run(started, trio_token=token)
     except (trio.RunFinishedError, trio.Cancelled):
         worker.join()
-        print(f"asv: the peer stopped before the game began: {outcome.get('error')}", file=sys.stderr)
+        error = outcome.get("error")
+        print(f"asv: the peer stopped before the game began: {error and (user_error(error) or error)}",
+              file=sys.stderr)
         return 1
     printer.out = None                   # from here the REPL tells the story
     driver = NetDriver(node, token, rules)

@@ -21,14 +21,19 @@ from cli.variant_args import config_from
 from p2p_asv.bots import BOTS
 from p2p_asv.geometry import seat_colours
 from p2p_asv.state import TILES
+from protocol.errors import ProtocolError
 from protocol.identity import Identity, fingerprint, load_identity, save_identity
-from protocol.node import Node, NodeOptions, restore_peer
+from protocol.node import Node, NodeOptions, NotInRoster, ResumeError, restore_peer
 from protocol.logfile import scan_log
 
 __all__ = ["Invite", "parse_invite", "Printer", "scoreboard", "exit_code", "make_identity",
-           "host_game", "join_game", "write_timings"]
+           "host_game", "join_game", "write_timings", "run_peer", "user_error"]
 
 INVITE_PREFIX = "asv join "
+# Failures a user can cause or fix (unreachable address, port in use, refused key, bad
+# log...): reported in one line, exit 1. Anything else is a bug and keeps its traceback.
+EXPECTED_ERRORS = (ProtocolError, OSError, ValueError, NotInRoster, ResumeError)
+INTERRUPTED = "interrupted; your log keeps every event written so far"
 
 
 @dataclass(frozen=True)
@@ -275,3 +280,32 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
 def write_timings(node: Node, path: str | None) -> None:
     if path:
         Path(path).write_text(json.dumps({"signed": node.timing.signed, "applied": node.timing.applied}))
+
+
+def user_error(exc: BaseException, kinds=EXPECTED_ERRORS) -> BaseException | None:
+    """The error of one of `kinds` inside `exc`, looking through trio's exception groups
+    (a failure in a nursery arrives wrapped), or None."""
+    if isinstance(exc, BaseExceptionGroup):
+        for sub in exc.exceptions:
+            found = user_error(sub, kinds)
+            if found is not None:
+                return found
+        return None
+    return exc if isinstance(exc, kinds) else None
+
+
+def run_peer(command: str, flow) -> "Node | int":
+    """trio.run(flow) for `asv host`/`asv join`: the node, or an exit code after a
+    one-line message when the user interrupted (Ctrl-C) or an expected error ended it.
+    Every event written so far is already fsynced, so the log stays valid (SPEC §29.7)."""
+    try:
+        return trio.run(flow)
+    except BaseException as exc:
+        if user_error(exc, (KeyboardInterrupt,)) is not None:
+            print(INTERRUPTED, file=sys.stderr)
+            return 1
+        err = user_error(exc)
+        if err is None:
+            raise
+        print(f"asv {command}: {err}", file=sys.stderr)
+        return 1

@@ -1,107 +1,53 @@
 """A full mesh of authenticated peers over TCP (SPEC §28.5-§28.8).
 
 The mesh moves opaque signed-event wires and a few control messages; it knows nothing
-of the game. It keeps one connection per pair of peers, gossips every new event wire to
-everyone else once (so an author cannot show different events to different peers
-without the chain noticing), sends keepalives and drops a peer silent for too long,
-tells joining peers where the others listen, and carries catch-up requests.
+of the game. This module runs the connections (listen, dial, one reader and one writer
+task per connection, keepalives, peer timeouts) and dispatches what arrives to its
+parts, each in its own module:
+
+    mesh_conn     the connection table and the tie-break (§28.6)
+    mesh_gossip   the seen set and the wire checks before forwarding (§28.7)
+    mesh_catchup  catch-up requests and batched answers (§28.8)
+    mesh_peers    the address book and `peers` messages (§28.5)
 """
 from __future__ import annotations
 
-import inspect
-import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 import trio
 
 from protocol import codec, messages
-from protocol.errors import EventError
-from protocol.events import event_hash, parse_event
 from protocol.framing import DEFAULT_MAX_FRAME, FramedStream
 from protocol.handshake import (
     DEFAULT_HANDSHAKE_TIMEOUT, DIALER, LISTENER, AllowedKeys, Authenticated, NonceCache, handshake,
 )
 from protocol.identity import Identity, fingerprint
+from protocol.mesh_catchup import Requests, answer_payloads
+from protocol.mesh_conn import Conn, ConnTable, Retire, maybe_await, peer_host
+from protocol.mesh_gossip import Gossip, event_payload
+from protocol.mesh_peers import AddressBook, PeerAddress
 from protocol.transport_errors import (
-    LOCAL, REMOTE, BadEventWire, CatchupTimeout, ConnectionClosed, DuplicateConnection,
-    FrameTooLarge, MalformedFrame, NotConnected, PeerRefused, PeerTimeout, SendQueueFull,
-    TransportError,
+    LOCAL, REMOTE, CannotListen, CatchupTimeout, ConnectionClosed, DuplicateConnection, Flooding,
+    MalformedFrame, NotConnected, PeerRefused, PeerTimeout, SendQueueFull, TransportError,
 )
 
 __all__ = ["Mesh", "open_mesh", "PeerAddress", "DEFAULT_KEEPALIVE", "DEFAULT_PEER_TIMEOUT",
-           "DEFAULT_SEND_QUEUE", "OnEvent", "OnCatchup"]
+           "DEFAULT_SEND_QUEUE", "MAX_ANSWERS_IN_FLIGHT", "OnEvent", "OnCatchup"]
 
 DEFAULT_KEEPALIVE = 2.0          # seconds without sending before a ping
 DEFAULT_PEER_TIMEOUT = 10.0      # seconds without receiving before a peer is dropped
 DEFAULT_SEND_QUEUE = 1024        # frames queued for one peer before it counts as too slow
 _DELIVERY_QUEUE = 65536          # received wires waiting for on_event
 _DUPLICATE_RETRIES = 3           # auto-dial retries after losing a tie-break to a stale link
+# Catch-up answers of one connection queued but not yet written. An honest peer has at
+# most two requests out at once; each answer may be the whole chain, so a peer flooding
+# requests would otherwise make us queue up to send_queue frames of it.
+MAX_ANSWERS_IN_FLIGHT = 4
 
 OnEvent = Callable[[bytes, bytes], "Awaitable[None] | None"]
 OnCatchup = Callable[[bytes, int], "list[bytes] | Awaitable[list[bytes]]"]
-
-
-@dataclass(frozen=True, order=True)
-class PeerAddress:
-    key: bytes
-    host: str
-    port: int
-
-
-async def _maybe_await(value: Any) -> Any:
-    return await value if inspect.isawaitable(value) else value
-
-
-def _wins(new_dialer: bytes, old_dialer: bytes) -> bool:
-    """Tie-break between two connections of one pair (SPEC §28.6): dialed by different
-    peers, the one dialed by the lower key wins; dialed by the same peer, the newer wins."""
-    return new_dialer < old_dialer if new_dialer != old_dialer else True
-
-
-@dataclass(eq=False)
-class _Conn:
-    auth: Authenticated
-    host: str | None
-    send: trio.MemorySendChannel
-    receive: trio.MemoryReceiveChannel
-    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
-    nursery: trio.Nursery | None = None
-    retired: bool = False
-    error: TransportError | None = None
-
-    @property
-    def key(self) -> bytes:
-        return self.auth.peer_key
-
-    @property
-    def fs(self) -> FramedStream:
-        return self.auth.stream
-
-    @property
-    def label(self) -> str | None:
-        return self.fs.peer
-
-    def fail(self, error: TransportError) -> None:
-        """End this connection because of `error` (first error wins)."""
-        if self.error is None:
-            self.error = error
-        self.scope.cancel()
-
-
-@dataclass(eq=False)
-class _Pending:
-    conn: _Conn
-    wires: list[bytes] = field(default_factory=list)
-    done: trio.Event = field(default_factory=trio.Event)
-    error: TransportError | None = None
-
-
-@dataclass(frozen=True)
-class _Retire:
-    error: TransportError
 
 
 class Mesh:
@@ -147,13 +93,11 @@ class Mesh:
         self._nursery: trio.Nursery | None = None
         self._closing = False
         self._nonces = NonceCache()
-        self._current: dict[bytes, _Conn] = {}
-        self._conns: list[_Conn] = []
+        self._table = ConnTable()
         self._dialing: set[bytes] = set()
-        self._addresses: dict[bytes, PeerAddress] = {}
-        self._seen: set[bytes] = set()
-        self._pending: dict[int, _Pending] = {}
-        self._ids = itertools.count(1)
+        self._book = AddressBook(self.public_key)
+        self._gossip = Gossip(self.game_id, max_frame)
+        self._requests = Requests(self._gossip)
         self._deliver_send, self._deliver_receive = trio.open_memory_channel[tuple[bytes, bytes]](_DELIVERY_QUEUE)
 
     # ------------------------------------------------------------------ lifecycle
@@ -173,12 +117,23 @@ class Mesh:
     def listen_port(self) -> int:
         return self._address[1] if self._address else 0
 
+    @property
+    def _current(self) -> dict[bytes, Conn]:
+        return self._table.current
+
+    @property
+    def _conns(self) -> list[Conn]:
+        return self._table.all
+
     async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
         """Listen (unless listen=False) and serve until `close()` or cancellation."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             if self._listen:
-                listeners = await trio.open_tcp_listeners(self._port, host=self._host)
+                try:
+                    listeners = await trio.open_tcp_listeners(self._port, host=self._host)
+                except OSError as exc:
+                    raise CannotListen(self._host, self._port, exc.strerror or str(exc)) from None
                 self._address = tuple(listeners[0].socket.getsockname()[:2])
                 nursery.start_soon(self._serve, listeners)
             nursery.start_soon(self._deliver_loop)
@@ -196,7 +151,7 @@ class Mesh:
 
     def known_peers(self) -> list[PeerAddress]:
         """Every peer address learnt so far (own connections and "peers" messages)."""
-        return sorted(self._addresses.values())
+        return self._book.known()
 
     # --------------------------------------------------------------- connecting
 
@@ -204,7 +159,7 @@ class Mesh:
         await trio.serve_listeners(self._accept, listeners, handler_nursery=self._nursery)
 
     async def _accept(self, stream: trio.SocketStream) -> None:
-        host = _peer_host(stream)
+        host = peer_host(stream)
         fs = FramedStream(stream, max_frame=self.max_frame, peer=f"{host}" if host else None)
         try:
             auth = await handshake(fs, self.identity, self.game_id, role=LISTENER,
@@ -233,12 +188,11 @@ class Mesh:
                                allowed_keys=self.allowed_keys, nonces=self._nonces,
                                listen_port=self.listen_port, expect_key=expect_key,
                                timeout=self.handshake_timeout)
-        await self._nursery.start(self._run_conn, auth, _peer_host(stream) or host)
+        await self._nursery.start(self._run_conn, auth, peer_host(stream) or host)
         return auth.peer_key
 
     def _admit(self, peer_key: bytes, conn_id: bytes) -> TransportError | None:
-        old = self._current.get(peer_key)
-        if old is not None and not _wins(peer_key, old.auth.dialer_key):
+        if not self._table.admits(peer_key):
             return DuplicateConnection(
                 f"already connected with {fingerprint(self.public_key)} through a connection "
                 "that wins the tie-break", side=REMOTE)
@@ -254,7 +208,7 @@ class Mesh:
             for _ in range(_DUPLICATE_RETRIES + 1):
                 if addr.key in self._current or self._closing:
                     return
-                if not await _maybe_await(self.allowed_keys(addr.key)):
+                if not await maybe_await(self.allowed_keys(addr.key)):
                     return
                 try:
                     await self.connect(addr.host, addr.port, expect_key=addr.key)
@@ -273,49 +227,43 @@ class Mesh:
 
     # -------------------------------------------------------------- connections
 
-    def _register(self, conn: _Conn) -> bool:
+    def _register(self, conn: Conn) -> bool:
         """Make `conn` the peer's current connection unless one that wins the tie-break
-        is already current (SPEC §28.6). Returns True when `conn` is current."""
-        old = self._current.get(conn.key)
-        if old is not None:
-            if not _wins(conn.auth.dialer_key, old.auth.dialer_key):
-                self._retire(conn)
-                return False
-            self._retire(old)
-        self._current[conn.key] = conn
-        if conn.host and conn.auth.peer_port:
-            self._addresses[conn.key] = PeerAddress(conn.key, conn.host, conn.auth.peer_port)
-        if old is None and self.on_peer_up is not None:
+        is already current (SPEC §28.6), and tell peers about each other (§28.5).
+        Returns True when `conn` is current."""
+        current, loser = self._table.choose(conn)
+        if loser is not None:
+            self._retire(loser)
+        if not current:
+            return False
+        mine = self._book.connected(conn.key, conn.host, conn.auth.peer_port)
+        if loser is None and self.on_peer_up is not None:
             self.on_peer_up(conn.key)
-        self._enqueue(conn, codec.encode({"t": "peers", "peers": self._peer_list(exclude=conn.key)}))
-        mine = self._addresses.get(conn.key)
+        self._enqueue(conn, self._book.list_payload(self._current, exclude=conn.key))
         if mine is not None:
-            entry = codec.encode({"t": "peers", "peers": [_entry(mine)]})
+            entry = self._book.announce_payload(mine)
             for other in self._current.values():
                 if other is not conn:
                     self._enqueue(other, entry)
         return True
 
-    def _retire(self, conn: _Conn) -> None:
+    def _retire(self, conn: Conn) -> None:
         """Stop sending on a tie-break loser; keep reading it until the peer closes it, so
-        no frame already in flight on it is lost."""
+        no frame already in flight on it is lost, but for one peer timeout at most: a peer
+        that keeps a retired connection alive (pinging it) cannot pile them up."""
         conn.retired = True
+        conn.scope.deadline = min(conn.scope.deadline, trio.current_time() + self.peer_timeout)
         try:
-            conn.send.send_nowait(_Retire(DuplicateConnection(
+            conn.send.send_nowait(Retire(DuplicateConnection(
                 "a connection between these two peers that wins the tie-break exists", side=LOCAL)))
         except trio.WouldBlock:
             conn.fail(SendQueueFull("send queue full while closing a duplicate connection", peer=conn.label))
 
-    def _peer_list(self, exclude: bytes) -> list[dict[str, Any]]:
-        entries = [_entry(self._addresses[k]) for k in sorted(self._current)
-                   if k != exclude and k in self._addresses]
-        return entries[:messages.MAX_PEERS_LISTED]
-
     async def _run_conn(self, auth: Authenticated, host: str | None,
                         *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
         send, receive = trio.open_memory_channel[Any](self.send_queue)
-        conn = _Conn(auth, host, send, receive)
-        self._conns.append(conn)
+        conn = Conn(auth, host, send, receive)
+        self._table.add(conn)
         try:
             with conn.scope:
                 async with trio.open_nursery() as nursery:
@@ -327,7 +275,7 @@ class Mesh:
         finally:
             await self._finish(conn)
 
-    async def _guard(self, conn: _Conn, loop: Callable[[_Conn], Awaitable[None]], last: bool) -> None:
+    async def _guard(self, conn: Conn, loop: Callable[[Conn], Awaitable[None]], last: bool) -> None:
         try:
             await loop(conn)
         except TransportError as err:
@@ -335,16 +283,10 @@ class Mesh:
         if last:
             conn.scope.cancel()
 
-    async def _finish(self, conn: _Conn) -> None:
-        self._conns.remove(conn)
+    async def _finish(self, conn: Conn) -> None:
+        was_current = self._table.remove(conn)
         error = conn.error or ConnectionClosed("connection ended", peer=conn.label)
-        was_current = self._current.get(conn.key) is conn
-        if was_current:
-            del self._current[conn.key]
-        for rid, pending in list(self._pending.items()):
-            if pending.conn is conn and not pending.done.is_set():
-                pending.error = error
-                pending.done.set()
+        self._requests.connection_ended(conn, error)
         if self._closing:
             await conn.fs.aclose()
             return
@@ -356,20 +298,22 @@ class Mesh:
         else:
             await conn.fs.aclose()
 
-    async def _writer(self, conn: _Conn) -> None:
+    async def _writer(self, conn: Conn) -> None:
         while True:
             with trio.move_on_after(self.keepalive_interval) as idle:
                 item = await conn.receive.receive()
             if idle.cancelled_caught:
                 await conn.fs.send_message({"t": "ping"})
-            elif isinstance(item, _Retire):
+            elif isinstance(item, trio.Event):
+                item.set()                   # everything queued before it is written
+            elif isinstance(item, Retire):
                 await conn.fs.send_message({"t": "error", "code": item.error.code, "msg": item.error.reason})
                 await conn.fs.send_eof()
                 return
             else:
                 await conn.fs.send_frame(item)
 
-    async def _reader(self, conn: _Conn) -> None:
+    async def _reader(self, conn: Conn) -> None:
         while True:
             with trio.move_on_after(self.peer_timeout) as silent:
                 msg = await conn.fs.receive_message()
@@ -382,11 +326,15 @@ class Mesh:
             if kind == "event":
                 await self._received_event(conn, msg["wire"])
             elif kind == "peers":
-                self._received_peers(msg["peers"])
+                self._received_peers(conn, msg["peers"])
             elif kind == "since":
+                if conn.answering >= MAX_ANSWERS_IN_FLIGHT:
+                    raise Flooding(f"more than {MAX_ANSWERS_IN_FLIGHT} catch-up requests in flight",
+                                   peer=conn.label)
+                conn.answering += 1
                 conn.nursery.start_soon(self._guard, conn, _bind(self._answer_since, msg["id"], msg["from"]), False)
             elif kind == "batch":
-                self._received_batch(conn, msg)
+                self._requests.received_batch(conn, msg)
             elif kind == "error":
                 raise PeerRefused(msg["code"], msg["msg"], peer=conn.label)
             else:
@@ -394,7 +342,14 @@ class Mesh:
 
     # ------------------------------------------------------------------- sending
 
-    def _enqueue(self, conn: _Conn, payload: bytes) -> bool:
+    def disconnect(self, peer_key: bytes, error: TransportError) -> None:
+        """End every connection with `peer_key` because of `error` (sent to it in an error
+        frame when the error blames the peer); reported to on_peer_down as usual."""
+        for conn in list(self._conns):
+            if conn.key == peer_key:
+                conn.fail(error)
+
+    def _enqueue(self, conn: Conn, payload: bytes | trio.Event) -> bool:
         if conn.retired or conn.error is not None:
             return False
         try:
@@ -405,46 +360,32 @@ class Mesh:
                                     peer=conn.label))
             return False
 
-    def _event_payload(self, wire: bytes) -> bytes:
-        wire = bytes(wire)
-        parse_event(wire, expected_game=self.game_id)   # never gossip what peers would refuse
-        payload = codec.encode({"t": "event", "wire": wire})
-        if len(payload) > self.max_frame:
-            raise FrameTooLarge(len(payload), self.max_frame, side=LOCAL)
-        return payload
-
     async def broadcast(self, wire: bytes) -> int:
         """Send one of our own event wires to every connected peer (SPEC §28.7). The wire
         must be a valid signed event of this game (else MalformedEvent etc.). It is marked
         seen, so an echo is not delivered back. Returns the number of peers queued to."""
-        payload = self._event_payload(wire)
-        self._seen.add(event_hash(bytes(wire)))
+        payload = self._gossip.outgoing(wire)
+        self._gossip.mark([bytes(wire)])
         sent = sum(self._enqueue(conn, payload) for conn in list(self._current.values()))
         await trio.lowlevel.checkpoint()
         return sent
 
     async def send_event(self, peer_key: bytes, wire: bytes) -> None:
         """Send an event wire to one peer only (the peers gossip it on)."""
-        payload = self._event_payload(wire)
+        payload = self._gossip.outgoing(wire)
         conn = self._current.get(peer_key)
         if conn is None:
             raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
-        self._seen.add(event_hash(bytes(wire)))
+        self._gossip.mark([bytes(wire)])
         self._enqueue(conn, payload)
         await trio.lowlevel.checkpoint()
 
     # ----------------------------------------------------------------- receiving
 
-    async def _received_event(self, conn: _Conn, wire: bytes) -> None:
-        digest = event_hash(wire)
-        if digest in self._seen:
+    async def _received_event(self, conn: Conn, wire: bytes) -> None:
+        if not self._gossip.incoming(wire, peer=conn.label):
             return
-        try:
-            parse_event(wire, expected_game=self.game_id)
-        except EventError as exc:
-            raise BadEventWire(f"not a valid event of this game: {exc}", peer=conn.label) from None
-        self._seen.add(digest)
-        payload = codec.encode({"t": "event", "wire": wire})
+        payload = event_payload(wire)
         for key, other in list(self._current.items()):
             if key != conn.key:
                 self._enqueue(other, payload)
@@ -452,14 +393,10 @@ class Mesh:
 
     async def _deliver_loop(self) -> None:
         async for peer_key, wire in self._deliver_receive:
-            await _maybe_await(self.on_event(peer_key, wire))
+            await maybe_await(self.on_event(peer_key, wire))
 
-    def _received_peers(self, entries: list[dict[str, Any]]) -> None:
-        for e in entries:
-            addr = PeerAddress(e["key"], e["host"], e["port"])
-            if addr.key == self.public_key:
-                continue
-            self._addresses.setdefault(addr.key, addr)
+    def _received_peers(self, conn: Conn, entries: list[dict[str, Any]]) -> None:
+        for addr in self._book.received(entries, advertised=conn.advertised, peer=conn.label):
             if (self.auto_connect and addr.key not in self._current and addr.key not in self._dialing
                     and self._nursery is not None):
                 self._nursery.start_soon(self._auto_dial, addr)
@@ -475,8 +412,7 @@ class Mesh:
         conn = self._current.get(peer_key)
         if conn is None:
             raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
-        rid = next(self._ids)
-        pending = self._pending[rid] = _Pending(conn)
+        rid, pending = self._requests.open(conn)
         try:
             self._enqueue(conn, codec.encode({"t": "since", "id": rid, "from": from_seq}))
             limit = self.peer_timeout if timeout is None else timeout
@@ -486,58 +422,29 @@ class Mesh:
                 raise CatchupTimeout(f"catch-up from seq {from_seq} not answered within {limit:g} s",
                                      peer=conn.label)
         finally:
-            del self._pending[rid]
+            self._requests.close(rid)
         if pending.error is not None:
             raise pending.error
-        self._seen.update(event_hash(w) for w in pending.wires)
+        self._gossip.mark(pending.wires)
         return pending.wires
 
-    def _received_batch(self, conn: _Conn, msg: dict[str, Any]) -> None:
-        pending = self._pending.get(msg["id"])
-        if pending is None or pending.conn.key != conn.key or pending.done.is_set():
-            return  # a late answer to a request that timed out
-        for wire in msg["wires"]:
-            try:
-                parse_event(wire, expected_game=self.game_id)
-            except EventError as exc:
-                pending.error = BadEventWire(f"catch-up answer holds a bad event: {exc}", peer=conn.label)
-                pending.done.set()
-                raise pending.error from None
-            pending.wires.append(wire)
-        if not msg["more"]:
-            pending.done.set()
-
-    async def _answer_since(self, conn: _Conn, rid: int, from_seq: int) -> None:
-        wires: list[bytes] = []
-        if self.on_catchup_request is not None:
-            wires = [bytes(w) for w in await _maybe_await(self.on_catchup_request(conn.key, from_seq))]
-        batch: list[bytes] = []
-        size = 64                                      # map, "t", "id", "more", list header
-        for wire in wires:
-            cost = len(wire) + 5                       # bin32 header at most
-            if batch and size + cost > self.max_frame:
-                self._enqueue(conn, codec.encode({"t": "batch", "id": rid, "wires": batch, "more": True}))
-                batch, size = [], 64
-            if size + cost > self.max_frame:
-                raise FrameTooLarge(size + cost, self.max_frame, side=LOCAL, peer=conn.label)
-            batch.append(wire)
-            size += cost
-        self._enqueue(conn, codec.encode({"t": "batch", "id": rid, "wires": batch, "more": False}))
+    async def _answer_since(self, conn: Conn, rid: int, from_seq: int) -> None:
+        """Answer one `since`; it counts as in flight until its last batch is written."""
+        try:
+            wires: list[bytes] = []
+            if self.on_catchup_request is not None:
+                wires = [bytes(w) for w in await maybe_await(self.on_catchup_request(conn.key, from_seq))]
+            for payload in answer_payloads(rid, wires, self.max_frame, peer=conn.label):
+                self._enqueue(conn, payload)
+            written = trio.Event()
+            if self._enqueue(conn, written):
+                await written.wait()
+        finally:
+            conn.answering -= 1
 
 
-def _bind(fn: Callable[..., Awaitable[None]], *args: Any) -> Callable[[_Conn], Awaitable[None]]:
+def _bind(fn: Callable[..., Awaitable[None]], *args: Any) -> Callable[[Conn], Awaitable[None]]:
     return lambda conn: fn(conn, *args)
-
-
-def _entry(addr: PeerAddress) -> dict[str, Any]:
-    return {"key": addr.key, "host": addr.host, "port": addr.port}
-
-
-def _peer_host(stream: Any) -> str | None:
-    try:
-        return str(stream.socket.getpeername()[0])
-    except (AttributeError, OSError):
-        return None
 
 
 @asynccontextmanager

@@ -25,7 +25,7 @@ from protocol.logfile import LogWriter, SecretsFile, secrets_path
 from protocol.mesh import Mesh
 from protocol.session_errors import SessionHalted, StateHashMismatch
 from protocol.session_peer import SessionPeer
-from protocol.transport_errors import TransportError
+from protocol.transport_errors import KeyNotAllowed, PeerRefused, TransportError
 
 __all__ = ["Node", "NodeOptions", "NotInRoster", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT"]
 
@@ -134,6 +134,7 @@ class Node:
         self._lobby_full = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._resync_at = 0.0
+        self._left_out: TransportError | None = None   # refused [key] before we saw the roster
 
     # ------------------------------------------------------------------ state
     @property
@@ -188,6 +189,8 @@ class Node:
             self._nursery.start_soon(self._catch_up_from, key)
 
     def _on_peer_down(self, key: bytes, error: TransportError) -> None:
+        if self.session is None and isinstance(error, PeerRefused) and error.code == "key":
+            self._left_out = error
         if self.roster is None and key in self.lobby and self.session is None and self.options.seats:
             self.lobby.remove(key)   # left before the start: the seat is free again
         if not self.over:
@@ -241,6 +244,10 @@ class Node:
             log, secrets = LogWriter(self.log_path, self.game), SecretsFile(self.log_path, self.game)
         self.session = self.make_session(self.identity, self.rules, self.game, roster, config,
                                          log=log, secrets=secrets, agent=self.agent)
+        for key in self.mesh.peer_keys():     # admitted in the lobby, but not in the game
+            if key not in roster:
+                self.mesh.disconnect(key, KeyNotAllowed(f"key {fingerprint(key)} is not in the game's roster",
+                                                        peer=fingerprint(key)))
 
     def _close_files(self) -> None:
         s = self.session
@@ -257,6 +264,9 @@ class Node:
     async def _play(self) -> None:
         tick = min(0.25, self.options.resync / 2)
         while not self.over:
+            if self.session is None and self._left_out is not None and not self.mesh.peer_keys():
+                raise NotInRoster(f"every peer refused this one ({fingerprint(self.me)}): "
+                                  f"{self._left_out.reason}")
             await self._act_while_due()
             if self.over:
                 break

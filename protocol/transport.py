@@ -3,8 +3,11 @@
     framing    length-prefixed frames, codec message maps         protocol.framing
     messages   message types and their fields                     protocol.messages
     handshake  mutual authentication by identity keys             protocol.handshake
-    mesh       one connection per pair, gossip, keepalives,       protocol.mesh
-               peer exchange, catch-up
+    mesh       connections, keepalives, dispatch                  protocol.mesh
+               one current connection per pair, tie-break         protocol.mesh_conn
+               seen set, wire checks before forwarding            protocol.mesh_gossip
+               catch-up requests and batched answers              protocol.mesh_catchup
+               address book, peer exchange                        protocol.mesh_peers
     errors     typed errors that say which side broke             protocol.transport_errors
 
 Game-agnostic: it moves signed-event wires (SPEC §22) and its own control messages.
@@ -19,10 +22,10 @@ from protocol.handshake import (
 from protocol.mesh import DEFAULT_KEEPALIVE, DEFAULT_PEER_TIMEOUT, Mesh, PeerAddress, open_mesh
 from protocol.messages import SCHEMAS, check
 from protocol.transport_errors import (
-    BadEventWire, CatchupTimeout, ConnectionClosed, DuplicateConnection, FrameTooLarge,
+    BadEventWire, CannotListen, CatchupTimeout, ConnectionClosed, DuplicateConnection, FrameTooLarge,
     HandshakeError, HandshakeSignatureError, HandshakeTimeout, KeyNotAllowed, MalformedFrame,
     NotConnected, PeerRefused, PeerTimeout, ReplayedNonce, SendQueueFull, TransportError,
-    UnknownGame, UnknownMessageType, VersionMismatch,
+    UnknownGame, UnknownMessageType, VersionMismatch, Flooding,
 )
 
 __all__ = [
@@ -34,5 +37,5 @@ __all__ = [
     "TransportError", "FrameTooLarge", "ConnectionClosed", "MalformedFrame", "UnknownMessageType",
     "HandshakeError", "VersionMismatch", "UnknownGame", "KeyNotAllowed", "HandshakeSignatureError",
     "ReplayedNonce", "DuplicateConnection", "HandshakeTimeout", "PeerRefused", "PeerTimeout",
-    "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout",
+    "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout", "CannotListen", "Flooding",
 ]

@@ -12,7 +12,7 @@ __all__ = [
     "TransportError", "FrameTooLarge", "ConnectionClosed", "MalformedFrame", "UnknownMessageType",
     "HandshakeError", "VersionMismatch", "UnknownGame", "KeyNotAllowed", "HandshakeSignatureError",
     "ReplayedNonce", "DuplicateConnection", "HandshakeTimeout", "PeerRefused", "PeerTimeout",
-    "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout",
+    "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout", "CannotListen", "Flooding",
 ]
 
 REMOTE = "remote"
@@ -148,3 +148,20 @@ class CatchupTimeout(TransportError):
     """A catch-up request got no complete answer in time."""
 
     code = "timeout"
+
+
+class CannotListen(TransportError):
+    """The mesh cannot listen on its address (port in use, address not local...)."""
+
+    code = "listen"
+
+    def __init__(self, host: str, port: int, why: str) -> None:
+        self.host, self.port = host, port
+        super().__init__(f"cannot listen on {host}:{port}: {why}", side=LOCAL)
+
+
+class Flooding(TransportError):
+    """The peer asks for more than an honest peer ever needs at once (catch-up requests
+    in flight, or addresses in `peers` messages), so it is dropped (SPEC §28.9)."""
+
+    code = "flood"

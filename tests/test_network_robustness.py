@@ -1,0 +1,367 @@
+"""Hostile or broken peers and a flaky network on loopback (SPEC §28.8-§28.9, §29).
+
+Each hostile input is refused with a typed error that names it, the other connections
+and the game go on, and no honest log is harmed."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import pytest
+import trio
+
+from cli.asv_adapter import AsvRules
+from net_helpers import Runner, bot_node, wait_until
+from protocol import codec
+from protocol.framing import FramedStream
+from protocol.handshake import DIALER, handshake
+from protocol.identity import Identity
+from protocol.mesh import MAX_ANSWERS_IN_FLIGHT, open_mesh
+from protocol.mesh_peers import MAX_ADVERTISED
+from protocol.node import NotInRoster
+from protocol.transport_errors import ConnectionClosed, Flooding, MalformedFrame
+from protocol.verify import verify_log
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = bytes(range(16))
+IDS = [Identity.from_seed(bytes([i]) * 32, f"p{i}") for i in range(1, 4)]
+FAST = {"keepalive_interval": 0.1, "peer_timeout": 1.0, "handshake_timeout": 1.0}
+LIMIT = 10.0
+GAME_LIMIT = 40.0
+
+
+class Rec:
+    def __init__(self):
+        self.events, self.down, self.refused = [], [], []
+
+    def options(self):
+        return {"on_peer_down": lambda k, e: self.down.append((k, e)), "on_refused": self.refused.append}
+
+    def on_event(self, key, wire):
+        self.events.append(wire)
+
+
+async def start(stack, identity, *, chain=(), **options):
+    rec = Rec()
+    mesh = await stack.enter_async_context(open_mesh(
+        identity, GAME, lambda k: True, rec.on_event,
+        on_catchup_request=lambda key, from_seq: list(chain[from_seq:]), **{**FAST, **rec.options(), **options}))
+    return mesh, rec
+
+
+async def raw_peer(identity, mesh):
+    """An authenticated connection driven by hand."""
+    fs = FramedStream(await trio.open_tcp_stream(*mesh.address))
+    await handshake(fs, identity, GAME, role=DIALER, allowed_keys=lambda k: True)
+    return fs
+
+
+async def next_of(fs, kind):
+    while True:
+        msg = await fs.receive_message()
+        if msg["t"] == kind:
+            return msg
+
+
+def wire(identity, n, seq=0):
+    from protocol.events import ZERO_HASH, sign_event
+    return sign_event(identity, GAME, seq, ZERO_HASH, "move", {"n": n}).wire
+
+
+async def honest_pair_still_works(a, b, rb, n):
+    w = wire(IDS[0], n)
+    await a.broadcast(w)
+    await wait_until(lambda: w in rb.events)
+
+
+async def pair(stack):
+    (a, ra), (b, rb) = await start(stack, IDS[0]), await start(stack, IDS[1])
+    await b.connect(*a.address)
+    await wait_until(lambda: a.peer_keys() and b.peer_keys())
+    return a, ra, b, rb
+
+
+# ------------------------------------------------------------------ catch-up requests
+
+async def test_catch_up_from_beyond_the_chain_is_an_empty_answer():
+    chain = [wire(IDS[0], n) for n in range(3)]
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, _ = await start(stack, IDS[0], chain=chain)
+            fs = await raw_peer(IDS[2], a)
+            await fs.send_message({"t": "since", "id": 7, "from": (1 << 63) - 1})
+            got = await next_of(fs, "batch")
+            assert got == {"t": "batch", "id": 7, "wires": [], "more": False}
+            await fs.send_message({"t": "since", "id": 8, "from": 1})
+            assert (await next_of(fs, "batch"))["wires"] == chain[1:]     # still served
+
+
+@pytest.mark.parametrize("bad", [-1, 1 << 63, True])
+async def test_catch_up_from_a_negative_or_huge_seq_is_malformed(bad):
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra, b, rb = await pair(stack)
+            fs = await raw_peer(IDS[2], a)
+            await fs.send_message({"t": "since", "id": 1, "from": bad})
+            assert (await next_of(fs, "error"))["code"] == "malformed"
+            await wait_until(lambda: ra.down)
+            assert isinstance(ra.down[0][1], MalformedFrame)
+            await honest_pair_still_works(a, b, rb, 1)
+
+
+async def test_a_flood_of_catch_up_requests_drops_the_flooder_only():
+    # SPEC §28.8: at most MAX_ANSWERS_IN_FLIGHT answers of one connection wait to be
+    # written; a peer asking for the whole chain again and again without reading would
+    # otherwise make the mesh queue send_queue copies of it.
+    chain = [wire(IDS[0], n) + b"" for n in range(200)]
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra = await start(stack, IDS[0], chain=chain, send_queue=100_000, peer_timeout=5.0)
+            b, rb = await start(stack, IDS[1])
+            await b.connect(*a.address)
+            fs = await raw_peer(IDS[2], a)
+            flood = b"".join(len(p).to_bytes(4, "big") + p for p in
+                             (codec.encode({"t": "since", "id": i, "from": 0}) for i in range(2000)))
+            await fs.stream.send_all(flood)               # and never read the answers
+            await wait_until(lambda: any(isinstance(e, Flooding) for _, e in ra.down))
+            key, err = next((k, e) for k, e in ra.down if isinstance(e, Flooding))
+            assert key == IDS[2].public_key_bytes and err.code == "flood" and IDS[2].fingerprint in str(err)
+            assert a.peer_keys() == [IDS[1].public_key_bytes]
+            await honest_pair_still_works(a, b, rb, 9999)
+
+
+async def test_honest_back_to_back_catch_ups_are_served():
+    chain = [wire(IDS[0], n) for n in range(50)]
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            (a, ra), (b, rb) = await start(stack, IDS[0], chain=chain), await start(stack, IDS[1])
+            await b.connect(*a.address)
+            for k in range(3 * MAX_ANSWERS_IN_FLIGHT):
+                assert await b.request_since(a.public_key, k) == chain[k:]
+            assert ra.down == [] and rb.down == []
+
+
+# ------------------------------------------------------------------ peer exchange
+
+def entries(n, port=4000, host="127.0.0.1"):
+    return [{"key": Identity.generate().public_key_bytes, "host": host, "port": port} for _ in range(n)]
+
+
+@pytest.mark.parametrize("peers", [entries(65), entries(1, port=0), entries(1, port=65536)],
+                         ids=["65 entries", "port 0", "port 65536"])
+async def test_a_bad_peers_message_drops_only_its_sender(peers):
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra, b, rb = await pair(stack)
+            fs = await raw_peer(IDS[2], a)
+            await fs.send_message({"t": "peers", "peers": peers})
+            assert (await next_of(fs, "error"))["code"] == "malformed"
+            await wait_until(lambda: ra.down)
+            assert [k for k, _ in ra.down] == [IDS[2].public_key_bytes]
+            assert len(a.known_peers()) <= 2                     # nothing of it was learnt
+            await honest_pair_still_works(a, b, rb, 2)
+
+
+async def test_peers_naming_ourselves_are_not_dialed_and_harm_nothing():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra, b, rb = await pair(stack)
+            fs = await raw_peer(IDS[2], a)
+            me = {"key": a.public_key, "host": "127.0.0.1", "port": a.address[1]}
+            # another key at our own address: dialing it reaches ourselves, which is refused
+            fake = {"key": Identity.generate().public_key_bytes, "host": "127.0.0.1", "port": a.address[1]}
+            await fs.send_message({"t": "peers", "peers": [me, fake]})
+            await wait_until(lambda: ra.refused)
+            assert all(err.code in ("key",) for err in ra.refused)
+            assert a.public_key not in {p.key for p in a.known_peers()}
+            assert sorted(a.peer_keys()) == sorted([IDS[1].public_key_bytes, IDS[2].public_key_bytes])
+            await honest_pair_still_works(a, b, rb, 3)
+
+
+async def test_a_peer_advertising_hundreds_of_addresses_is_dropped_as_flooding():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra, b, rb = await pair(stack)
+            fs = await raw_peer(IDS[2], a)
+            dead = ("127.0.0.1", 9)                        # nothing listens: each dial fails fast
+            sent = 0
+            while sent <= MAX_ADVERTISED:
+                await fs.send_message({"t": "peers", "peers": entries(64, port=dead[1])})
+                sent += 64
+            assert (await next_of(fs, "error"))["code"] == "flood"
+            await wait_until(lambda: any(isinstance(e, Flooding) for _, e in ra.down))
+            assert len(a.known_peers()) <= MAX_ADVERTISED + 2
+            await honest_pair_still_works(a, b, rb, 4)
+
+
+# ------------------------------------------------------------------ connections
+
+async def test_a_peer_that_never_sends_its_hello_times_out_and_others_are_served():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra = await start(stack, IDS[0])
+            lazy = [await trio.open_tcp_stream(*a.address) for _ in range(20)]    # slowloris
+            b, rb = await start(stack, IDS[1])
+            assert await b.connect(*a.address) == a.public_key                  # served meanwhile
+            await honest_pair_still_works(a, b, rb, 5)
+            reply = await FramedStream(lazy[0]).receive_message()              # after 1 s
+            assert reply["t"] == "error" and reply["code"] == "timeout"
+            await wait_until(lambda: len(ra.refused) == 20)
+            assert {e.code for e in ra.refused} == {"timeout"}
+            for s in lazy:
+                await s.aclose()
+
+
+async def test_many_connections_from_one_key_leave_one_and_retired_ones_end():
+    # A roster peer redials again and again and keeps every old connection alive by
+    # pinging it: the retired ones are closed after one peer timeout (SPEC §28.6).
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra, b, rb = await pair(stack)
+            conns = [await raw_peer(IDS[2], a) for _ in range(10)]
+            stop = trio.Event()
+
+            async def keep_pinging(fs):
+                while not stop.is_set():
+                    try:
+                        await fs.send_message({"t": "ping"})
+                    except ConnectionClosed:        # the mesh closed this one
+                        return
+                    await trio.sleep(0.1)
+
+            async with trio.open_nursery() as nursery:
+                for fs in conns:
+                    nursery.start_soon(keep_pinging, fs)
+                await wait_until(lambda: len(a._conns) == 2)     # b and the newest of the ten
+                stop.set()
+            assert a.peer_keys() == sorted([IDS[1].public_key_bytes, IDS[2].public_key_bytes])
+            await honest_pair_still_works(a, b, rb, 6)
+
+
+# ------------------------------------------------------------------ games
+
+async def test_a_joiner_left_out_of_the_roster_is_told_and_disconnected(tmp_path):
+    game = os.urandom(16)
+    with trio.fail_after(GAME_LIMIT):
+        async with trio.open_nursery() as nursery:
+            runner = Runner(nursery)
+            creator = await runner.start(bot_node(0, game, tmp_path, seats=2))
+            joiner = await runner.start(bot_node(1, game, tmp_path))
+            await joiner.connect(*creator.mesh.address)
+            roster = await creator.wait_lobby_full()
+            # a late peer reaches the joiner (which admits anyone before the roster)
+            late = bot_node(2, game, tmp_path / "late")
+            failed = []
+
+            async def run_late():
+                try:
+                    await late.run()
+                except BaseException as exc:       # the node ends with NotInRoster
+                    failed.append(exc)
+
+            nursery.start_soon(run_late)
+            await wait_until(lambda: late.mesh._nursery is not None)
+            await late.connect(*joiner.mesh.address)
+            creator.start(roster)
+            await wait_until(lambda: failed)
+            await wait_until(lambda: late.me not in joiner.mesh.peer_keys())
+            await wait_until(lambda: creator.over and joiner.over)
+    from cli.net_peer import user_error
+    assert isinstance(user_error(failed[0]), NotInRoster)
+    for node in (creator, joiner):
+        report, _ = verify_log(node.log_path, AsvRules())
+        assert report.exit_code == 0
+    assert not list((tmp_path / "late").glob("*.asvlog"))
+
+
+async def test_the_creator_vanishing_after_its_hello_ends_in_an_abort_not_a_hang(tmp_path):
+    # SPEC §29.3: the creator has no authority once its hello is out; the others go on
+    # between themselves and, as for any silent peer, name it in an abort.
+    game = os.urandom(16)
+    with trio.fail_after(GAME_LIMIT):
+        async with trio.open_nursery() as nursery:
+            runner = Runner(nursery)
+            creator = await runner.start(bot_node(0, game, tmp_path, seats=3, timeout=1.0))
+            others = []
+            for i in (1, 2):
+                node = await runner.start(bot_node(i, game, tmp_path, timeout=1.0))
+                await node.connect(*creator.mesh.address)
+                others.append(node)
+            await wait_until(lambda: all(len(n.mesh.peer_keys()) == 2 for n in others))
+            creator.start(await creator.wait_lobby_full())
+            await wait_until(lambda: creator.height >= 1)
+            runner.kill(creator)
+            await wait_until(lambda: all(n.over for n in others))
+    a, b = others
+    assert a.session.chain.head == b.session.chain.head
+    assert a.session.phase == "aborted"
+    for node in (*others, creator):
+        report, _ = verify_log(node.log_path, AsvRules())
+        assert report.valid and report.exit_code == 2
+
+
+# ------------------------------------------------------------------ the command line
+
+def asv(*argv):
+    return [sys.executable, "-m", "cli.main", *argv]
+
+
+def free_port_in_use():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    return s
+
+
+def test_join_where_nothing_listens_is_a_clear_error(tmp_path):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()                                              # nothing listens there now
+    done = subprocess.run(asv("join", f"127.0.0.1:{port}/{'ab' * 16}", "--bot", "greedy", "--log-dir", str(tmp_path)),
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert f"asv join: NotConnected: cannot connect to 127.0.0.1:{port}" in done.stderr
+
+
+def test_host_on_a_port_in_use_is_a_clear_error(tmp_path):
+    busy = free_port_in_use()
+    try:
+        port = busy.getsockname()[1]
+        done = subprocess.run(asv("host", "--bot", "greedy", "--port", str(port), "--log-dir", str(tmp_path)),
+                              cwd=ROOT, capture_output=True, text=True, timeout=30)
+    finally:
+        busy.close()
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert f"asv host: CannotListen: cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_ctrl_c_during_a_game_leaves_a_valid_log(tmp_path):
+    host = subprocess.Popen(asv("host", "--seats", "2", "--bots", "1", "--bot", "greedy", "--quiet",
+                                "--log-dir", str(tmp_path)),
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            logs = list(tmp_path.glob("*.asvlog"))
+            if len(logs) == 2 and min(p.stat().st_size for p in logs) > 30_000:
+                break
+            time.sleep(0.05)
+        host.send_signal(signal.SIGINT)
+        err = host.communicate(timeout=20)[1]
+    finally:
+        if host.poll() is None:
+            host.kill()
+    assert host.returncode == 1, err
+    assert "interrupted; your log keeps every event written so far" in err and "Traceback" not in err
+    for log in tmp_path.glob("*.asvlog"):
+        done = subprocess.run(asv("verify", str(log)), cwd=ROOT, capture_output=True, text=True, timeout=30)
+        assert done.returncode == 2, done.stdout + done.stderr     # valid, unfinished
