@@ -26,7 +26,11 @@ class ScriptedRepl(Repl):
         super().__init__(driver, input=pipe, output=DummyOutput(), color=kw.pop("color", False), **kw)
         self.pipe, self.script, self.typed = pipe, script, []
 
+    MAX_LINES = 400  # a script that stops making progress fails instead of hanging the suite
+
     def read_line(self) -> str:
+        if len(self.typed) >= self.MAX_LINES:
+            raise AssertionError(f"the script typed {len(self.typed)} lines; last: {self.typed[-5:]}")
         line = self.script(self)
         self.typed.append(line)
         self.pipe.send_text(line + "\r")
