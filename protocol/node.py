@@ -23,7 +23,7 @@ from protocol.game_rules import Agent, GameRules
 from protocol.identity import Identity, fingerprint
 from protocol.logfile import LogWriter, SecretsFile, secrets_path
 from protocol.mesh import Mesh
-from protocol.session_errors import SessionHalted, StateHashMismatch
+from protocol.session_errors import DeckCorrupted, SessionHalted, StateHashMismatch
 from protocol.session_peer import SessionPeer
 from protocol.transport_errors import KeyNotAllowed, PeerRefused, TransportError
 
@@ -40,6 +40,13 @@ class NotInRoster(RuntimeError):
 
 class ResumeError(RuntimeError):
     """A log or its secrets cannot be used to rejoin the game (the reason says why)."""
+
+
+# Bounds on events held for a later height (SPEC §29.4): far enough ahead for any honest
+# burst, few enough candidates and bytes that a roster peer cannot exhaust memory.
+MAX_AHEAD = 4096
+MAX_PER_HEIGHT = 4
+MAX_BUFFERED_BYTES = 64 << 20
 
 
 @dataclass
@@ -128,7 +135,9 @@ class Node:
                          on_refused=self._on_refused, keepalive_interval=self.options.keepalive,
                          peer_timeout=self.options.peer_timeout)
         self._inbox_send, self._inbox = trio.open_memory_channel[SignedEvent | bytes](65536)
-        self._buffer: dict[int, list[SignedEvent]] = {}
+        self._buffer: dict[int, list[SignedEvent]] = {}   # events that arrived early, by seq
+        self._buffered_bytes = 0
+        self.dropped_early = 0
         self._progress_at = time.monotonic()
         self._changed = trio.Event()
         self._lobby_full = trio.Event()
@@ -306,6 +315,19 @@ class Node:
         if self.on_applied is not None:
             self.on_applied(self, ev, self.session.notes[-1])
 
+    def _hold(self, ev: SignedEvent) -> None:
+        """Keep an event that arrived early, within bounds: a roster peer could otherwise sign
+        endless future events and fill this peer's memory (SPEC §29.4)."""
+        held = self._buffer.get(ev.seq, [])
+        if ev in held:
+            return
+        if (ev.seq > self.height + MAX_AHEAD or len(held) >= MAX_PER_HEIGHT
+                or self._buffered_bytes + len(ev.wire) > MAX_BUFFERED_BYTES):
+            self.dropped_early += 1  # a later catch-up fetches it again if it was honest
+            return
+        self._buffer[ev.seq] = held + [ev]
+        self._buffered_bytes += len(ev.wire)
+
     def _feed(self, item: SignedEvent | bytes) -> None:
         try:
             ev = item if isinstance(item, SignedEvent) else parse_event(item, expected_game=self.game)
@@ -317,23 +339,22 @@ class Node:
                     and isinstance(ev.body.get("config"), dict):
                 self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
             else:
-                self._buffer.setdefault(ev.seq, []).append(ev)
+                self._hold(ev)
                 return
         if ev.seq > self.height:
-            held = self._buffer.setdefault(ev.seq, [])
-            if ev not in held:
-                held.append(ev)
+            self._hold(ev)
             return
         self._receive(ev)
         while self._buffer and not self.over:
             waiting = self._buffer.pop(self.height, None)
             if waiting is None:
                 break
+            self._buffered_bytes -= sum(len(c.wire) for c in waiting)
             for candidate in waiting:
                 if self._receive(candidate):
                     break
         for seq in [q for q in self._buffer if q < self.height]:
-            del self._buffer[seq]
+            self._buffered_bytes -= sum(len(c.wire) for c in self._buffer.pop(seq))
 
     def _receive(self, ev: SignedEvent) -> bool:
         s = self.session
@@ -341,6 +362,11 @@ class Node:
             s.receive(ev)
         except ReplayedEvent:
             return False
+        except DeckCorrupted as exc:  # accepted and logged, then the session halted (SPEC §26.4)
+            self.rejected.append(exc)
+            self.note(f"session halted: {exc}")
+            self._applied(ev)
+            return True
         except (StateHashMismatch, SessionHalted) as exc:
             self.rejected.append(exc)
             self.note(f"session halted: {exc}")

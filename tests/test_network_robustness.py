@@ -365,3 +365,51 @@ def test_ctrl_c_during_a_game_leaves_a_valid_log(tmp_path):
     for log in tmp_path.glob("*.asvlog"):
         done = subprocess.run(asv("verify", str(log)), cwd=ROOT, capture_output=True, text=True, timeout=30)
         assert done.returncode == 2, done.stdout + done.stderr     # valid, unfinished
+
+
+def test_events_from_the_future_are_held_within_bounds():
+    """SPEC §29.4: a roster peer signing endless future events cannot fill a peer's memory;
+    what is dropped is fetched again by catch-up if it was honest."""
+    from protocol import node as node_mod
+    from protocol.events import sign_event
+    from protocol.identity import Identity
+    from cli.asv_adapter import AsvRules
+
+    me, other = Identity.generate("me"), Identity.generate("other")
+    n = node_mod.Node(me, AsvRules(), b"g" * 16, None)
+    prev = b"\0" * 32
+    far = [sign_event(other, b"g" * 16, node_mod.MAX_AHEAD + 10 + i, prev, "action", {"a": "next"})
+           for i in range(3)]
+    near = [sign_event(other, b"g" * 16, 5, prev, "action", {"a": f"x{i}"}) for i in range(10)]
+    for ev in far + near:
+        n._feed(ev.wire)
+    assert not any(seq > node_mod.MAX_AHEAD for seq in n._buffer)
+    assert len(n._buffer[5]) == node_mod.MAX_PER_HEIGHT
+    assert n.dropped_early == 3 + 10 - node_mod.MAX_PER_HEIGHT
+    assert n._buffered_bytes == sum(len(e.wire) for e in n._buffer[5])
+
+
+def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():
+    """SPEC §26.4: the session logs such an event and then halts; the node must treat it as
+    applied (progress, callbacks) and say why the game stopped, not count it as refused."""
+    from protocol import node as node_mod
+    from protocol.events import sign_event
+    from protocol.identity import Identity
+    from protocol.session_errors import DeckCorrupted
+    from cli.asv_adapter import AsvRules
+
+    me, other = Identity.generate("me"), Identity.generate("other")
+    seen, notes = [], []
+    n = node_mod.Node(me, AsvRules(), b"g" * 16, None,
+                      on_applied=lambda node, ev, note: seen.append(ev.seq), on_note=notes.append)
+
+    class Halting:
+        notes = ["shares (deck corrupted)"]
+
+        def receive(self, ev):
+            raise DeckCorrupted("card #3 of refuel decrypts to no card", seq=ev.seq)
+
+    n.session = Halting()
+    ev = sign_event(other, b"g" * 16, 0, b"\0" * 32, "shares", {})
+    assert n._receive(ev) is True
+    assert seen == [0] and any("halted" in note for note in notes)
