@@ -27,6 +27,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyFileError as exc:
         print(f"asv keygen: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:
+        print(f"asv keygen: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     identity = load_identity(saved)  # read back: proves the file is usable
     print(f"fingerprint: {identity.fingerprint}")
     print(f"key file:    {saved}")

@@ -14,8 +14,12 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     report, session = verify_log(args.log, AsvRules(), upto=args.to)
     if session is None or session.state is None:
+        if not report.valid:
+            print(f"INVALID at seq {report.seq if report.seq is not None else '?'} by "
+                  f"{report.author or '?'}: {report.reason}")
+            return 1
         print(f"no game state yet ({report.events} events: the game starts once every key share is in)")
-        return report.exit_code if not report.valid else 0
+        return 0
     print(f"after seq {report.events - 1} ({session.notes[-1]})")
     print(render_board(session.state))
     if not report.valid:

@@ -36,3 +36,20 @@ def test_export_writes_the_verified_chain_as_json_lines(log, capsys):
     actions = [e for e in events if e["kind"] == "action"]
     assert actions and all(e["body"]["a"] == e["note"] for e in actions[:5])
     assert events[-1]["kind"] == "open"
+
+
+def test_tools_say_why_a_file_is_not_a_log(tmp_path, capsys):
+    junk = tmp_path / "junk.asvlog"
+    junk.write_bytes(b"not a log at all")
+    for argv in (["verify", str(junk)], ["replay", str(junk)], ["log", "show", str(junk)],
+                 ["verify", str(tmp_path / "missing.asvlog")]):
+        assert main(argv) == 1
+        out = capsys.readouterr().out
+        assert "BadHeader" in out or "No such file" in out, (argv, out)
+
+
+def test_keygen_into_an_unwritable_place_is_a_clear_error(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["keygen", "--out", str(blocker / "sub" / "identity.key")]) == 1
+    assert "asv keygen: cannot write" in capsys.readouterr().err
