@@ -211,6 +211,8 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
 async def wait_for_start(node: Node, args, printer: Printer) -> list[bytes]:
     """SPEC §29.2: the game starts when the seats are full, or earlier when the creator says
     so: after --start-after seconds, or by typing 'start' at the host's terminal."""
+    if len(node.lobby) >= (node.options.seats or 0):   # one seat (solitaire): full already
+        return list(node.lobby)
     async with trio.open_nursery() as nursery:
         async def when_full() -> None:
             await node.wait_lobby_full()

@@ -205,3 +205,12 @@ def test_the_creator_types_start_at_its_terminal(tmp_path):
             host.kill()
         os.close(master)
     assert len(list(tmp_path.glob("*.asvlog"))) == 2
+
+
+def test_a_solitaire_host_starts_at_once_and_finishes(tmp_path):
+    """SPEC §13.1, §29.3: one seat is a full lobby; the game must not wait for joiners."""
+    done = subprocess.run(asv("host", "--seats", "1", "--bot", "greedy", "--quiet", "--log-dir", str(tmp_path)),
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    [log] = tmp_path.glob("*.asvlog")
+    assert verify_log(log, AsvRules())[0].exit_code == 0
