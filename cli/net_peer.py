@@ -106,9 +106,13 @@ def scoreboard(session) -> str:
     for seat in sorted(range(n), key=lambda s: -res["scores"][s]):
         parts = ", ".join(f"{k} {v}" for k, v in res.get("breakdown", [{}] * n)[seat].items())
         lines.append(f"  {colours[seat]:6s} {names[seat][:16]:16s} {res['scores'][seat]:4d}   ({parts})")
+    if "team_scores" in res:  # partnership (SPEC §13.4)
+        lines.append("Teams: " + "  ".join(f"{'+'.join(colours[s] for s in team)} {total}"
+                                          for team, total in zip(res["teams"], res["team_scores"])))
     winners = " and ".join(colours[s] for s in res["winners"])
     title = f", {res['title']}" if res.get("title") else ""
-    lines.append(f"Winner: {winners}{title}.")
+    how = " (nine planets)" if res.get("victory") == "nine planets" else ""
+    lines.append(f"Winner: {winners}{title}{how}.")
     return "\n".join(lines)
 
 

@@ -288,7 +288,11 @@ def final(state: GameState, summary: dict) -> FormattedText:
         parts = ", ".join(f"{k} {v}" for k, v in summary["breakdown"][seat].items())
         c.add(f"  {p.colour:<8}", STYLE[p.colour] + " bold")
         c.line(f"{summary['scores'][seat]:>4}   ({parts or 'no points'})")
+    if "team_scores" in summary:  # partnership (SPEC §13.4)
+        c.line("Teams: " + "  ".join(f"{'+'.join(state.players[s].colour for s in team)} {total}"
+                                     for team, total in zip(summary["teams"], summary["team_scores"])))
     winners = " and ".join(state.players[s].colour for s in summary["winners"])
     title = f", {summary['title']}" if summary.get("title") else ""
-    c.line(f"Winner: {winners}{title}", "bold")
+    how = " (nine planets)" if summary.get("victory") == "nine planets" else ""
+    c.line(f"Winner: {winners}{title}{how}", "bold")
     return c.text()
