@@ -50,6 +50,8 @@ class GreedyBot:
             case A.Discover(name=name):
                 return 100 + _value(name)
             case A.PlayEnvironment(name=name):
+                if name == "Electromagnetic Web":  # catches the discoverer's ship (SPEC §8.8)
+                    return 6
                 v = _value(name) * d.tile_value
                 return v if mine else -v
             case A.PlayLifeForms(cards=cards):

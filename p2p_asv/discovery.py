@@ -48,6 +48,9 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     ship.square = action.square
     state.moved = True
     state.moved_ship = ship.id
+    if action.square in state.webs:  # SPEC §8.8: the Web catches every ship that lands there
+        capture(state, ship.id)
+        return
     if undiscovered_planets(state, action.square):
         # SPEC §7.1: landing on an undiscovered planet commits the mover to discovering it
         # (optional where the mover could stop anyway, may_decline_discovery).
@@ -116,15 +119,31 @@ def _keep_card(state: GameState, name: str) -> None:
     state.planets[d.planet].cards.append(name)
 
 
+WEB = "Electromagnetic Web"
+
+
+def capture(state: GameState, ship_id: int) -> None:
+    """SPEC §8.8: a ship caught in the Web leaves play for good; its cards go to its owner's
+    personal pile and it no longer counts against the ship limit."""
+    ship = state.ships.pop(ship_id)
+    state.players[ship.owner].pile.extend([ship.name] + ship.extras)
+
+
 def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None:
     d = state.discovery
     require(d is not None and d.stage == "environment", "no environment is being offered")
     require(seat == polled_seat(state), "it is not your turn to answer the environment offer")
     card_claim(state, seat, action.card, action.name, ENVIRONMENT)
+    require(action.name != WEB or seat != d.discoverer,
+            "the Electromagnetic Web is played against the discoverer, not by it")
     play_from_hand(state, seat, action.card, action.name)
     role_bonus(state, seat, ENVIRONMENT)
     d.environment = action.name
     _keep_card(state, action.name)
+    if action.name == WEB:
+        state.webs.append(d.planet[0])
+        if d.ship in state.ships:
+            capture(state, d.ship)
     _next_stage(state)
 
 

@@ -10,7 +10,7 @@ from . import actions as A
 from .cards import CARD_BY_NAME, CARDS, ENVIRONMENT, EXPLORER, LIFE_FORM, ON_OPPONENT_PLANET, PLANET
 from .chance import CHANCE_HANDLERS
 from .checks import require
-from .discovery import (DISCOVERY_ACTIONS, holds_planet_card, kaygus_target,
+from .discovery import (DISCOVERY_ACTIONS, WEB, holds_planet_card, kaygus_target,
                         may_decline_discovery, polled_seat)
 from . import energy
 from .errors import EngineError, IllegalAction, MalformedAction, OutOfTurn
@@ -160,7 +160,8 @@ def _discovery_actions(state: GameState, view: PlayerView) -> list:
                 + ([A.Pass()] if may_decline_discovery(state) else []))
     out = [A.Pass()]
     if d.stage == "environment":
-        out += [A.PlayEnvironment(h, n) for h, n in _hand(state, view, ENVIRONMENT)]
+        out += [A.PlayEnvironment(h, n) for h, n in _hand(state, view, ENVIRONMENT)
+                if not (n == WEB and seat == d.discoverer)]
     elif d.stage == "life_form":
         lifes = _hand(state, view, LIFE_FORM)
         out += [A.PlayLifeForms(((h, n),)) for h, n in lifes]

@@ -423,3 +423,43 @@ def test_pirate_on_a_loop_joining_the_two_planets_of_the_twin_tile():
     g.act(A.PlacePirate((1, 3), 0))
     finish_game(g.state)
     assert gained(g, 0, "pirates") == 15
+
+
+# -- SPEC §8.8 Electromagnetic Web ------------------------------------------------------------
+def test_the_discoverer_cannot_web_its_own_planet():
+    g = land(2, "p2-a", [["Pyrrhis", "Electromagnetic Web"]])
+    discover(g, "Pyrrhis")
+    own_web = g.hand_named(0, "Electromagnetic Web")
+    assert A.PlayEnvironment(own_web, "Electromagnetic Web") not in g.legal(0)
+    with pytest.raises(IllegalAction, match="against the discoverer"):
+        apply(g.state, 0, A.PlayEnvironment(own_web, "Electromagnetic Web"))
+
+
+def test_the_web_catches_the_discoverers_ship_and_the_discovery_still_scores():
+    g = land(2, "p2-a", [["Pyrrhis", "Embassy"], ["Electromagnetic Web"]])
+    discover(g, "Pyrrhis")
+    g.act(A.Pass())                                        # the discoverer plays no environment
+    web = g.hand_named(1, "Electromagnetic Web")
+    g.act(A.PlayEnvironment(web, "Electromagnetic Web"))
+    assert 1 not in g.state.ships                          # s1 is caught: out of play
+    assert EAST in g.state.webs and "Star-T Ship" in g.state.players[0].pile
+    before = g.state.players[0].score
+    g.act(A.PlayLifeForms(((g.hand_named(0, "Embassy"), "Embassy"),)))
+    assert g.state.players[0].score - before == 2 * (3 + 0 + 0)   # the planet still scores
+
+
+def test_a_ship_landing_on_a_webbed_tile_is_caught_too():
+    g = land(2, "p2-a", [["Pyrrhis"], ["Electromagnetic Web"]])
+    discover(g, "Pyrrhis")
+    g.act(A.Pass())
+    g.act(A.PlayEnvironment(g.hand_named(1, "Electromagnetic Web"), "Electromagnetic Web"))
+    pass_all(g)                                            # no life form
+    g.act(A.Pass())                                        # no explorer
+    state = g.state
+    # A ship of seat 1 next to the web lands there on its turn: it is caught as well.
+    from p2p_asv.state import Ship
+    state.ships[9] = Ship(9, 1, 999, "Scout Ship", (5, 3))
+    state.active, state.phase, state.moved = 1, MOVE, False
+    apply(state, 1, A.Move(9, EAST))
+    assert 9 not in state.ships and state.discovery is None
+    assert "Scout Ship" in state.players[1].pile
