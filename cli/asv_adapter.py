@@ -32,7 +32,8 @@ PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest", 
 assert ENGINE_CHANCE == CHANCE
 
 # Action types that play a card from the hand, naming it (SPEC §27.3).
-_NAMED = (A.NewShip, A.Upgrade, A.AttachExtra, A.Discover, A.PlayEnvironment, A.PlayExplorer)
+_NAMED = (A.NewShip, A.Upgrade, A.AttachExtra, A.Discover, A.BinaryDiscover, A.PlayEnvironment,
+          A.PlayExplorer)
 
 
 def label_for(deck: str, name: str) -> str:

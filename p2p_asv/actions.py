@@ -143,6 +143,18 @@ class Discover:
 
 
 @dataclass(frozen=True, order=True)
+class BinaryDiscover:
+    """Binary System's second discovery: a planet joined to the first by a path (SPEC §8.9)."""
+    card: int
+    name: str
+    square: Square
+    planet: int
+
+    def text(self) -> str:
+        return f"binary #{self.card}:{slug(self.name)} {square_name(self.square)}/{self.planet}"
+
+
+@dataclass(frozen=True, order=True)
 class PlayEnvironment:
     card: int
     name: str
@@ -240,7 +252,7 @@ class ChanceDeal:
 
 CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
 Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
-          | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | PlayEnvironment
+          | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | BinaryDiscover | PlayEnvironment
           | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | Next | ChanceShuffle
           | ChanceReveal | ChanceDeal)
 
@@ -347,6 +359,9 @@ def parse(text: str, resolve_name=None):
         if verb == "discover":
             _expect(args, 2, verb)
             return Discover(*_named(args[0], resolve), _int(args[1]))
+        if verb == "binary":
+            _expect(args, 2, verb)
+            return BinaryDiscover(*_named(args[0], resolve), *_feature(args[1]))
         if verb == "env":
             _expect(args, 1, verb)
             return PlayEnvironment(*_named(args[0], resolve))

@@ -47,7 +47,7 @@ class GreedyBot:
         d = state.discovery
         mine = d is not None and d.discoverer == seat
         match action:
-            case A.Discover(name=name):
+            case A.Discover(name=name) | A.BinaryDiscover(name=name):
                 return 100 + _value(name)
             case A.PlayEnvironment(name=name):
                 if name == "Electromagnetic Web":  # catches the discoverer's ship (SPEC §8.8)

@@ -6,7 +6,7 @@ card closes the window.
 """
 from __future__ import annotations
 
-from .actions import Discover, Move, Pass, PlayEnvironment, PlayExplorer, PlayLifeForms
+from .actions import BinaryDiscover, Discover, Move, Pass, PlayEnvironment, PlayExplorer, PlayLifeForms
 from .cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, ON_OPPONENT_PLANET
 from .checks import card_claim, play_from_hand, require
 from .movement import destinations, undiscovered_planets
@@ -69,7 +69,7 @@ def poll_order(state: GameState, discoverer: int) -> list[int]:
 
 def polled_seat(state: GameState) -> int:
     d = state.discovery
-    if d.stage in ("planet", "explorer"):
+    if d.stage in ("planet", "binary", "explorer"):
         return d.discoverer
     return poll_order(state, d.discoverer)[d.asked]
 
@@ -97,6 +97,44 @@ def _next_stage(state: GameState) -> None:
         d.stage, d.asked = "explorer", 0
     if d.stage == "explorer" and not d.scored:
         _score_planet(state)
+        if d.environment == BINARY and binary_targets(state):
+            d.stage = "binary"
+
+
+BINARY = "Binary System"
+
+
+def binary_targets(state: GameState) -> list:
+    """SPEC §8.9: undiscovered planets at the other end of a complete path from the planet
+    just discovered, not under a Web."""
+    d = state.discovery
+    sq, planet = d.planet
+    out = set()
+    for seg in state.board.planet_paths(sq, planet):
+        if state.board.path_state(sq, seg) != "complete":
+            continue
+        for end in state.board.path_planets(sq, seg):
+            if end != d.planet and end not in state.planets and end[0] not in state.webs:
+                out.add(end)
+    return sorted(out, key=lambda n: (n[0][1], n[0][0], n[1]))
+
+
+def do_binary(state: GameState, seat: int, action: BinaryDiscover) -> None:
+    d = state.discovery
+    require(d is not None and d.stage == "binary" and seat == d.discoverer,
+            "Binary System's second discovery is the discoverer's, right after scoring")
+    target = (action.square, action.planet)
+    require(target in binary_targets(state), "that planet is not joined to this one by a complete path")
+    card = card_claim(state, seat, action.card, action.name, PLANET)
+    play_from_hand(state, seat, action.card, action.name)
+    role_bonus(state, seat, PLANET)
+    shared = [d.environment] + list(d.life_forms)
+    state.planets[target] = PlanetRecord(seat, card.home_planet, [action.name] + shared)
+    total = card.value + sum(CARD_BY_NAME[n].value for n in shared)
+    tile_value = state.board.tile_at(action.square).tile.planets[action.planet]
+    state.players[seat].gain(tile_value * total, "planets")
+    state.players[seat].pile.append(action.name)
+    d.stage = "explorer"
 
 
 def _score_planet(state: GameState) -> None:
@@ -228,9 +266,12 @@ def may_decline_discovery(state: GameState) -> bool:
 
 def do_pass(state: GameState, seat: int, action: Pass) -> None:
     d = state.discovery
-    require(d is not None and (d.stage in ("environment", "life_form", "explorer")
+    require(d is not None and (d.stage in ("environment", "life_form", "binary", "explorer")
                                or may_decline_discovery(state)), "there is nothing to pass on")
     require(seat == polled_seat(state), "it is not your turn to answer")
+    if d.stage == "binary":
+        d.stage = "explorer"
+        return
     if d.stage in ("explorer", "planet"):
         state.discovery = None
         check_nine_planets(state, d.discoverer)
@@ -240,5 +281,6 @@ def do_pass(state: GameState, seat: int, action: Pass) -> None:
         _next_stage(state)
 
 
-DISCOVERY_ACTIONS = {Move: do_move, Discover: do_discover, PlayEnvironment: do_environment,
+DISCOVERY_ACTIONS = {Move: do_move, Discover: do_discover, BinaryDiscover: do_binary,
+                     PlayEnvironment: do_environment,
                      PlayLifeForms: do_life_forms, PlayExplorer: do_explorer, Pass: do_pass}

@@ -40,7 +40,7 @@ def cost(state: GameState, seat: int, action) -> int:
         case A.NewShip() | A.Upgrade() | A.AttachExtra() | A.PlaceProbe() | A.PlaceStation() \
                 | A.PlacePirate() | A.Move() | A.DrawCard() | A.TakePeeked():
             return 1
-        case A.Discover():
+        case A.Discover() | A.BinaryDiscover():
             return card_cost(state, seat, PLANET)
         case A.PlayEnvironment():
             return card_cost(state, seat, ENVIRONMENT)

@@ -10,7 +10,7 @@ from . import actions as A
 from .cards import CARD_BY_NAME, CARDS, ENVIRONMENT, EXPLORER, LIFE_FORM, ON_OPPONENT_PLANET, PLANET
 from .chance import CHANCE_HANDLERS
 from .checks import require
-from .discovery import (DISCOVERY_ACTIONS, WEB, holds_planet_card, kaygus_target,
+from .discovery import (DISCOVERY_ACTIONS, WEB, binary_targets, holds_planet_card, kaygus_target,
                         may_decline_discovery, polled_seat)
 from . import energy
 from .errors import EngineError, IllegalAction, MalformedAction, OutOfTurn
@@ -168,6 +168,9 @@ def _discovery_actions(state: GameState, view: PlayerView) -> list:
         spores = tuple((h, n) for h, n in lifes if CARD_BY_NAME[n].many_per_planet)
         if len(spores) > 1:
             out.append(A.PlayLifeForms(spores))
+    elif d.stage == "binary":
+        out += [A.BinaryDiscover(h, n, sq, i) for h, n in _hand(state, view, PLANET)
+                for sq, i in binary_targets(state)]
     elif d.stage == "explorer":
         out += [A.PlayExplorer(h, n) for h, n in _hand(state, view, EXPLORER)
                 if CARD_BY_NAME[n].played_on != ON_OPPONENT_PLANET]

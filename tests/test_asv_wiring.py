@@ -94,3 +94,9 @@ def test_views_hold_exactly_the_dealt_hand_and_claims_are_proved():
     with pytest.raises(ClaimMismatch) as exc:
         other.receive(wire)
     assert exc.value.author == actor.me
+
+
+def test_binary_system_second_planet_card_is_a_proven_claim():
+    state = RULES.new_state(2, {})
+    hidden = state.players[0].hand[0]
+    assert RULES.revealed_cards(state, 0, f"binary #{hidden}:galileo E-2/0") == [(hidden, "card:Galileo")]

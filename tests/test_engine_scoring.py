@@ -463,3 +463,40 @@ def test_a_ship_landing_on_a_webbed_tile_is_caught_too():
     apply(state, 1, A.Move(9, EAST))
     assert 9 not in state.ships and state.discovery is None
     assert "Scout Ship" in state.players[1].pile
+
+
+# -- SPEC §8.9 Binary System --------------------------------------------------------------------
+def _binary_position():
+    """Seat 0 discovers p2-a on E-4; a straight path on E-3 joins it to an undiscovered p1-a on E-2."""
+    from p2p_asv.tiles import TILE_BY_ID
+    g = land(2, "p2-a", [["Pyrrhis", "Binary System", "Galileo", "Embassy"]])
+    g.state.board.place(TILE_BY_ID["path-straight"], (4, 2), 0, setup=True)
+    g.state.board.place(TILE_BY_ID["p1-a"], (4, 1), 2, setup=True)
+    discover(g, "Pyrrhis")
+    g.act(A.PlayEnvironment(g.hand_named(0, "Binary System"), "Binary System"))
+    return g
+
+
+def test_binary_system_discovers_the_planet_at_the_other_end_with_the_same_cards():
+    g = _binary_position()
+    g.act(A.PlayLifeForms(((g.hand_named(0, "Embassy"), "Embassy"),)))
+    d = g.state.discovery
+    assert d.stage == "binary" and g.state.players[0].breakdown["planets"] == 2 * (3 + 0 + 0)
+    galileo = g.hand_named(0, "Galileo")
+    assert A.BinaryDiscover(galileo, "Galileo", (4, 1), 0) in g.legal(0)
+    g.act(A.BinaryDiscover(galileo, "Galileo", (4, 1), 0))
+    record = g.state.planets[((4, 1), 0)]
+    assert record.owner == 0 and record.cards == ["Galileo", "Binary System", "Embassy"]
+    # the second planet: its own tile value 1 times (Galileo 3 + Binary System 0 + Embassy 0)
+    assert g.state.players[0].breakdown["planets"] == 6 + 1 * 3
+    assert g.state.discovery.stage == "explorer"
+
+
+def test_binary_system_second_discovery_may_be_declined_and_needs_a_joined_planet():
+    g = _binary_position()
+    g.act(A.PlayLifeForms(((g.hand_named(0, "Embassy"), "Embassy"),)))
+    galileo = g.hand_named(0, "Galileo")
+    with pytest.raises(IllegalAction, match="not joined"):
+        apply(g.state.clone(), 0, A.BinaryDiscover(galileo, "Galileo", (0, 0), 0))
+    g.act(A.Pass())
+    assert g.state.discovery.stage == "explorer" and ((4, 1), 0) not in g.state.planets
