@@ -181,13 +181,13 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                     bot_printer: Printer | None = None, rules=None) -> Node:
     """Open a game, print the invite, fill seats with in-process bot nodes, start when
     the seats are full, play to the end. Returns the host's node."""
-    identity = make_identity(args.key, args.name or "host")
-    game = os.urandom(16)
-    keep_fresh_key(identity, args.key, args.log_dir, game)
     seats = args.seats
     if not 1 <= seats <= 4 or not 0 <= args.bots < seats:
         raise SystemExit("asv host: need 1-4 seats and fewer bots than seats")
     config = config_from(args) if hasattr(args, "variant") else {}
+    identity = make_identity(args.key, args.name or "host")
+    game = os.urandom(16)
+    keep_fresh_key(identity, args.key, args.log_dir, game)  # only once the options are sound
     node = Node(identity, rules or AsvRules(), game, args.log_dir, config=config,
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host"),
                 options=_options(args, seats), on_applied=printer.applied, on_note=printer.say)
