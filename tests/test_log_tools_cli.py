@@ -21,7 +21,8 @@ def test_replay_shows_the_board_and_scores_at_a_height(log, capsys):
     out = capsys.readouterr().out
     assert out.startswith("after seq 400")
     assert "A    B    C" in out and " 4● " in out       # grid labels and blue's home on D-4
-    assert "score" in out and "ship s1" in out
+    # the deals are real mental-poker shuffles, so which ships are left varies: seats and scores do not
+    assert out.count(" score ") == 2 and "hand" in out
 
 
 def test_export_writes_the_verified_chain_as_json_lines(log, capsys):
