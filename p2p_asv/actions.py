@@ -218,6 +218,31 @@ class TakePeeked:
 
 
 @dataclass(frozen=True, order=True)
+class LookAutomata:
+    """Automata: look at the top four Space Port cards (SPEC §8.10)."""
+    def text(self) -> str:
+        return "automata"
+
+
+@dataclass(frozen=True, order=True)
+class Keep:
+    cards: tuple[int, ...]                     # one or two of the cards the Automata showed
+
+    def text(self) -> str:
+        return "keep " + " ".join(f"#{c}" for c in self.cards)
+
+
+@dataclass(frozen=True, order=True)
+class Bank:
+    """City of Banks: take `take` blind from another hand, give `give` back (SPEC §8.10)."""
+    take: int
+    give: int
+
+    def text(self) -> str:
+        return f"bank #{self.take} #{self.give}"
+
+
+@dataclass(frozen=True, order=True)
 class Next:
     """End the current phase (from phase 5: end the turn)."""
     def text(self) -> str:
@@ -253,7 +278,7 @@ class ChanceDeal:
 CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
 Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
           | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | BinaryDiscover | PlayEnvironment
-          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | Next | ChanceShuffle
+          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | LookAutomata | Keep | Bank | Next | ChanceShuffle
           | ChanceReveal | ChanceDeal)
 
 
@@ -390,6 +415,16 @@ def parse(text: str, resolve_name=None):
         if verb == "take":
             _expect(args, 1, verb)
             return TakePeeked(_handle(args[0]))
+        if verb == "automata":
+            _expect(args, 0, verb)
+            return LookAutomata()
+        if verb == "keep":
+            if not 1 <= len(args) <= 2:
+                raise MalformedAction("'keep' takes one or two cards")
+            return Keep(tuple(_handle(a) for a in args))
+        if verb == "bank":
+            _expect(args, 2, verb)
+            return Bank(_handle(args[0]), _handle(args[1]))
         if verb == "next":
             _expect(args, 0, verb)
             return Next()

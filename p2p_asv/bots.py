@@ -85,8 +85,12 @@ class GreedyBot:
             case A.TakePeeked(card=h):
                 name = view.name_of(h, state.names)
                 return 4 + (_value(name) if name else 0)
-            case A.Peek():
+            case A.Peek() | A.LookAutomata():
                 return 4
+            case A.Keep(cards=cards):
+                return len(cards)
+            case A.Bank():
+                return 3
             case A.DrawCard(deck=deck):
                 return 3 if deck == "refuel" else 2
             case A.Discard(cards=(h,)):

@@ -15,7 +15,8 @@ PHASE_OF = {A.DrawTile: TILES, A.PlaceTile: TILES, A.ScrapTile: TILES,
             A.NewShip: PLACE_PIECE, A.Upgrade: PLACE_PIECE, A.AttachExtra: PLACE_PIECE,
             A.PlaceProbe: PLACE_PIECE, A.PlaceStation: PLACE_PIECE, A.PlacePirate: PLACE_PIECE,
             A.Move: MOVE, A.Discard: DISCARD,
-            A.DrawCard: REFILL, A.Peek: REFILL, A.TakePeeked: REFILL}
+            A.DrawCard: REFILL, A.Peek: REFILL, A.TakePeeked: REFILL,
+            A.LookAutomata: REFILL, A.Keep: REFILL, A.Bank: REFILL}
 
 # Roles whose cards of one category cost nothing (SPEC §13.5, with §13.3).
 FREE_FOR_ROLE = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus": ENVIRONMENT}
@@ -39,6 +40,10 @@ def cost(state: GameState, seat: int, action) -> int:
             return TILE_COST
         case A.NewShip() | A.Upgrade() | A.AttachExtra() | A.PlaceProbe() | A.PlaceStation() \
                 | A.PlacePirate() | A.Move() | A.DrawCard() | A.TakePeeked():
+            return 1
+        case A.Keep(cards=cards):
+            return len(cards)                  # each card kept is a card drawn
+        case A.Bank():
             return 1
         case A.Discover() | A.BinaryDiscover():
             return card_cost(state, seat, PLANET)

@@ -15,6 +15,8 @@ from .discovery import (DISCOVERY_ACTIONS, WEB, binary_targets, holds_planet_car
 from . import energy
 from .errors import EngineError, IllegalAction, MalformedAction, OutOfTurn
 from .movement import destinations, undiscovered_planets
+from .life_effects import (can_bank, can_look_automata, do_bank, do_keep, do_look_automata,
+                           keep_limit)
 from .quest_rules import do_score_quest, scorable_quests
 from .quests import QUEST_DECK
 from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState)
@@ -72,6 +74,8 @@ def apply(state: GameState, seat: int, action) -> GameState:
     if state.discovery is not None:
         require(type(action) in DISCOVERY_ACTIONS and type(action) is not A.Move,
                 "finish the discovery first")
+    require(not state.automata_seen or type(action) is A.Keep,
+            "choose which cards the Automata showed to keep first")
     if state.variants.advanced:
         _apply_advanced(state, seat, action)
     else:
@@ -110,7 +114,8 @@ def _do_next(state: GameState, seat: int, action: A.Next) -> None:
 
 
 _PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, A.Next: _do_next,
-                    A.ScoreQuest: do_score_quest}
+                    A.ScoreQuest: do_score_quest, A.LookAutomata: do_look_automata,
+                    A.Keep: do_keep, A.Bank: do_bank}
 
 
 # -- legal actions (SPEC §11.2) -------------------------------------------------------------------
@@ -129,6 +134,8 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
         return []
     if state.discovery is not None:
         found = _discovery_actions(state, view)
+    elif state.automata_seen:
+        found = _keeps(state, view)
     elif state.variants.advanced:
         found = _advanced_actions(state, view)
     else:
@@ -249,12 +256,29 @@ def _discards(state: GameState, view: PlayerView) -> list:
             + [A.Discard((h,)) for h in state.players[view.seat].hand])
 
 
+def _keeps(state: GameState, view: PlayerView) -> list:
+    seen, n = state.automata_seen, max(1, keep_limit(state, view.seat))
+    out = [A.Keep((h,)) for h in seen]
+    if n >= 2:
+        out += [A.Keep((a, b)) for i, a in enumerate(seen) for b in seen[i + 1:]]
+    return out
+
+
+def _effects(state: GameState, seat: int) -> list:
+    """SPEC §8.10: Automata and City of Banks, once a turn each in phase 5."""
+    out = [A.LookAutomata()] if can_look_automata(state, seat) else []
+    if can_bank(state, seat):
+        others = [h for p in state.players if p.seat != seat for h in p.hand]
+        out += [A.Bank(t, g) for t in others for g in state.players[seat].hand]
+    return out
+
+
 def _refills(state: GameState, view: PlayerView) -> list:
     seat = view.seat
     seer = ([A.Peek()] if can_peek(state, seat) else []) + [
         A.TakePeeked(h) for h in state.peeked
         if peeked_in_deck(state, h) and len(state.players[seat].hand) < hand_limit(state, seat)]
-    return ([A.Next()] + _free_actions(state, view) + seer
+    return ([A.Next()] + _free_actions(state, view) + seer + _effects(state, seat)
             + [A.DrawCard(d) for d in A.DECKS if can_draw(state, seat, d)])
 
 

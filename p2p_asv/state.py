@@ -139,6 +139,9 @@ class GameState:
     victory: str | None = None                  # how the game was won when not on points
     peeked: list[int] = field(default_factory=list)  # Madam Maxine's look this turn (SPEC §13.3)
     peek_used: bool = False
+    automata_seen: list[int] = field(default_factory=list)  # SPEC §8.10
+    automata_used: bool = False
+    bank_used: bool = False
     webs: list[Square] = field(default_factory=list)  # tiles under an Electromagnetic Web (SPEC §8.8)
     energy: int = 0                             # Advanced Strategy (SPEC §13.5)
     closed_phases: list[int] = field(default_factory=list)
@@ -170,7 +173,8 @@ class GameState:
             suns_drawn=self.suns_drawn, winners=list(self.winners), variants=self.variants,
             victory=self.victory, peeked=list(self.peeked), peek_used=self.peek_used,
             energy=self.energy, closed_phases=list(self.closed_phases), phase_used=self.phase_used,
-            webs=list(self.webs))
+            webs=list(self.webs), automata_seen=list(self.automata_seen),
+            automata_used=self.automata_used, bank_used=self.bank_used)
 
     # -- hashing (SPEC §10.4) ------------------------------------------------------------------
     def plain(self) -> dict:
@@ -193,6 +197,7 @@ class GameState:
             "variants": [self.variants.plain(), self.victory, self.peeked, self.peek_used,
                          self.energy, self.closed_phases, self.phase_used],
             "webs": [list(sq) for sq in self.webs],
+            "effects": [self.automata_seen, self.automata_used, self.bank_used],
             "turn": [self.active, self.phase, self.turn, self.step, self.tiles_owed, self.drawn,
                      [list(s) for s in self.placed_this_turn], self.piece_placed, self.moved, self.moved_ship,
                      self.suns_drawn, self.winners, self.tiles_per_turn, self.next_ship],

@@ -27,6 +27,7 @@ def start_turn(state: GameState, seat: int) -> None:
     state.moved_ship = 0
     state.peeked = []
     state.peek_used = False
+    state.automata_seen, state.automata_used, state.bank_used = [], False, False
     if state.variants.advanced:
         energy.start_turn(state)
 

@@ -1,0 +1,73 @@
+"""The continuing effects of Automata and City of Banks (SPEC §8.10), used in phase 5."""
+from __future__ import annotations
+
+from .actions import Bank, Keep, LookAutomata
+from .checks import require
+from .state import REFILL, ChanceRequest, GameState
+from .turn import hand_limit
+
+AUTOMATA, CITY_OF_BANKS = "Automata", "City of Banks"
+AUTOMATA_LOOK = 4
+
+
+def _owns(state: GameState, seat: int, card: str) -> bool:
+    return card in state.players[seat].continuing
+
+
+def can_look_automata(state: GameState, seat: int) -> bool:
+    return (state.phase == REFILL and _owns(state, seat, AUTOMATA) and not state.automata_used
+            and bool(state.decks["port"]) and len(state.players[seat].hand) < hand_limit(state, seat))
+
+
+def do_look_automata(state: GameState, seat: int, action: LookAutomata) -> None:
+    """Automata: see the top four Space Port cards (dealt to this seat alone), once a turn."""
+    require(state.phase == REFILL, "Automata are used in phase 5")
+    require(_owns(state, seat, AUTOMATA), "you have no Automata")
+    require(not state.automata_used, "the Automata work once a turn")
+    require(can_look_automata(state, seat), "your hand is full or the Space Port is empty")
+    seen = tuple(state.decks["port"][:AUTOMATA_LOOK])
+    state.automata_used = True
+    state.automata_seen = list(seen)
+    state.pending.append(ChanceRequest("deal", "port", seen, seat=seat))
+
+
+def keep_limit(state: GameState, seat: int) -> int:
+    return min(2, hand_limit(state, seat) - len(state.players[seat].hand), len(state.automata_seen))
+
+
+def do_keep(state: GameState, seat: int, action: Keep) -> None:
+    """Keep one or two of the cards seen; the others go under the Space Port deck in order."""
+    require(bool(state.automata_seen), "no Automata cards are waiting to be chosen")
+    require(len(set(action.cards)) == len(action.cards), "a card is named twice")
+    require(1 <= len(action.cards) <= max(1, keep_limit(state, seat)),
+            "keep one or two of the cards the Automata showed (within your hand limit)")
+    require(all(h in state.automata_seen for h in action.cards), "keep only cards the Automata showed")
+    port = state.decks["port"]
+    for h in state.automata_seen:
+        port.remove(h)
+    state.players[seat].hand.extend(action.cards)
+    port.extend(h for h in state.automata_seen if h not in action.cards)
+    state.automata_seen = []
+
+
+def can_bank(state: GameState, seat: int) -> bool:
+    return (state.phase == REFILL and _owns(state, seat, CITY_OF_BANKS) and not state.bank_used
+            and bool(state.players[seat].hand)
+            and any(p.hand for p in state.players if p.seat != seat))
+
+
+def do_bank(state: GameState, seat: int, action: Bank) -> None:
+    """City of Banks: take one card blind from another hand and give one of yours back."""
+    require(state.phase == REFILL, "City of Banks works in phase 5")
+    require(_owns(state, seat, CITY_OF_BANKS), "you have no City of Banks")
+    require(not state.bank_used, "City of Banks works once a turn")
+    owner = next((p.seat for p in state.players if action.take in p.hand), None)
+    require(owner is not None and owner != seat, f"#{action.take} is not in another player's hand")
+    require(action.give in state.players[seat].hand, f"#{action.give} is not in your hand")
+    state.bank_used = True
+    state.players[owner].hand.remove(action.take)
+    state.players[seat].hand.remove(action.give)
+    state.players[seat].hand.append(action.take)
+    state.players[owner].hand.append(action.give)
+    state.pending.append(ChanceRequest("deal", "refuel", (action.take,), seat=seat))
+    state.pending.append(ChanceRequest("deal", "refuel", (action.give,), seat=owner))
