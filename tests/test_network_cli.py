@@ -12,10 +12,9 @@ from prompt_toolkit.input import create_pipe_input
 from cli.main import build_parser
 from cli.net_driver import play_networked
 from cli.net_peer import parse_invite
-from p2p_asv.state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES
 from protocol.verify import verify_log
 from cli.asv_adapter import AsvRules
-from test_repl import ScriptedRepl
+from test_repl import ScriptedRepl, plain_turn_line
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,18 +90,7 @@ def one_network_turn(repl) -> str:
         first = repl.first_turn = state.turn
     if state.turn > first:
         return "quit"
-    texts = [a.text() for a in repl.driver.legal()]
-    if state.phase == TILES:
-        draws = [t for t in texts if t.startswith("draw-tile")]
-        return draws[0] if draws else next(t for t in texts if t.startswith(("place", "scrap")))
-    if state.phase in (PLACE_PIECE, MOVE):
-        return "next"
-    if state.phase == DISCARD:
-        return next(t for t in texts if t.startswith("discard")) \
-            if len(state.players[seat].hand) == 10 else "next"
-    if state.phase == REFILL:
-        return "draw refuel" if "draw refuel" in texts and len(state.players[seat].hand) < 10 else "next"
-    raise AssertionError(f"unexpected state: phase {state.phase}, legal {texts}")
+    return plain_turn_line(repl)
 
 
 def test_repl_seat_plays_a_full_turn_against_a_bot_peer(tmp_path):
