@@ -1,0 +1,147 @@
+"""The Terelius–Wikström shuffle proof (SPEC §25.10): completeness, soundness against the
+cheats of issue 7, every byte of a proof, known answers, and property tests."""
+import hashlib
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from protocol import group as g
+from protocol import mental_poker as mp
+from protocol import shuffle_proof as sp
+
+CTX = b"game|seq|author"
+Y = g.base_mul(g.scalar_from_int(33))                     # joint key of secrets 11 + 22
+TABLE = mp.CardTable([f"c{i}" for i in range(8)])
+
+
+def fresh_deck(n):
+    return mp.initial_deck(TABLE, Y, [f"c{i}" for i in range(n)])
+
+
+def shuffled(n, start=None):
+    before = fresh_deck(n) if start is None else start
+    after, witness = mp.shuffle_deck(before, Y)
+    return before, after, witness
+
+
+def refused(before, after, proof, *, y=Y, ctx=CTX, match=None):
+    with pytest.raises(sp.ShuffleProofError, match=match) as info:
+        sp.verify_shuffle(before, after, proof, y, ctx, participant="mallory")
+    assert info.value.participant == "mallory"
+    return info.value
+
+
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_honest_proofs_verify_on_fresh_and_shuffled_decks(n):
+    before, after, witness = shuffled(n)
+    proof = sp.prove_shuffle(before, after, witness, Y, CTX)
+    assert len(proof.to_bytes()) == sp.proof_size(n) == 128 * n + 160
+    sp.verify_shuffle(before, after, proof.to_bytes(), Y, CTX)
+    again, witness2 = mp.shuffle_deck(after, Y)          # a general (non-fresh) input
+    sp.verify_shuffle(after, again, sp.prove_shuffle(after, again, witness2, Y, CTX), Y, CTX)
+
+
+def test_proof_is_bound_to_context_key_and_both_decks():
+    before, after, witness = shuffled(4)
+    proof = sp.prove_shuffle(before, after, witness, Y, CTX).to_bytes()
+    refused(before, after, proof, ctx=CTX + b"x", match="challenge")
+    refused(before, after, proof, y=g.base_mul(g.scalar_from_int(34)))
+    other_input = fresh_deck(5)[1:]
+    refused(other_input, after, proof)
+    swapped = (after[1], after[0], *after[2:])
+    refused(before, swapped, proof)
+
+
+def test_attack_1_fresh_encryptions_of_a_chosen_arrangement_cannot_be_proven():
+    # the last shuffler replaces the deck with encryptions it knows the order of
+    before, _, _ = shuffled(4, mp.shuffle_deck(fresh_deck(4), Y)[0])
+    chosen, rands = [3, 2, 1, 0], [g.random_scalar() for _ in range(4)]
+    forged = tuple(mp.Ciphertext(g.base_mul(r), g.add(TABLE.point(f"c{k}"), g.mul(r, Y)))
+                   for k, r in zip(chosen, rands))
+    # its best try: a proof under a made-up witness (it has no real one)
+    fake = mp.ShuffleWitness((0, 1, 2, 3), tuple(rands))
+    refused(before, forged, sp.prove_shuffle(before, forged, fake, Y, CTX))
+
+
+def test_duplicated_or_substituted_card_cannot_be_proven():
+    before, after, witness = shuffled(4)
+    dup = (after[0], mp.rerandomize(after[0], g.random_scalar(), Y), *after[2:])
+    refused(before, dup, sp.prove_shuffle(before, dup, witness, Y, CTX))
+    # a ciphertext of no card (attack 4) in place of a real one
+    junk = mp.Ciphertext(g.base_mul(g.random_scalar()), g.base_mul(g.random_scalar()))
+    sub = (*after[:3], junk)
+    refused(before, sub, sp.prove_shuffle(before, sub, witness, Y, CTX))
+
+
+def test_bad_points_are_refused_and_named():
+    before, after, witness = shuffled(3)
+    proof = sp.prove_shuffle(before, after, witness, Y, CTX)
+    small_order = bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f")  # order 2
+    bad = (mp.Ciphertext(after[0].c1, small_order), *after[1:])
+    refused(before, bad, proof, match="output card 0 C2")
+    wire = bytearray(proof.to_bytes())
+    wire[32:64] = g.IDENTITY                               # commitment 1
+    refused(before, after, bytes(wire), match="commitment 1: identity")
+    refused(before, after, proof.to_bytes()[:-1], match="bytes")
+    refused(before, after, proof.to_bytes() + b"\0", match="bytes")
+    high = bytearray(proof.to_bytes())
+    high[-1] = 0xFF                                        # last s' not reduced modulo L
+    refused(before, after, bytes(high), match="not reduced")
+    refused(before, after[:2], proof, match="3 cards before and 2 after")
+
+
+def test_every_byte_of_a_proof_flipped_is_refused():
+    before, after, witness = shuffled(3)
+    wire = sp.prove_shuffle(before, after, witness, Y, CTX).to_bytes()
+    sp.verify_shuffle(before, after, wire, Y, CTX)
+    for i in range(len(wire)):
+        flipped = bytearray(wire)
+        flipped[i] ^= 0x01 << (i % 8)
+        with pytest.raises(sp.ShuffleProofError):
+            sp.verify_shuffle(before, after, bytes(flipped), Y, CTX)
+
+
+def test_hedged_nonces_are_fresh_but_reproducible_with_fixed_entropy():
+    before, after, witness = shuffled(3)
+    a = sp.prove_shuffle(before, after, witness, Y, CTX).to_bytes()
+    b = sp.prove_shuffle(before, after, witness, Y, CTX).to_bytes()
+    assert a != b                                          # fresh OS bytes go into the nonces
+    fixed = bytes(32)
+    assert (sp.prove_shuffle(before, after, witness, Y, CTX, entropy=fixed).to_bytes()
+            == sp.prove_shuffle(before, after, witness, Y, CTX, entropy=fixed).to_bytes())
+
+
+def test_known_answer():
+    # SPEC §25.10 example: Y = 33·G, deck x, y, z (fresh), π = (2, 0, 1), r = (5, 6, 7),
+    # context "kat", entropy 32 zero bytes.
+    table = mp.CardTable(["x", "y", "z"])
+    before = mp.initial_deck(table, Y)
+    rands = [g.scalar_from_int(k) for k in (5, 6, 7)]
+    after, witness = mp.shuffle_deck(before, Y, permutation=[2, 0, 1], randomizers=rands)
+    h, hs = sp.generators(3)
+    assert h.hex() == KAT_H
+    assert hs[0].hex() == KAT_H0
+    proof = sp.prove_shuffle(before, after, witness, Y, b"kat", entropy=bytes(32))
+    assert proof.challenge.hex() == KAT_CHALLENGE
+    assert hashlib.sha256(proof.to_bytes()).hexdigest() == KAT_PROOF_SHA256
+    sp.verify_shuffle(before, after, proof.to_bytes(), Y, b"kat")
+
+
+KAT_H = "c4b401bce3b28d442cd445cc425ed0a811ef6a2c5df66fbd14a87f656738f5a0"
+KAT_H0 = "062e7d0a52af96634438dfe11f1c95f2932440ba9771a2f2fb16baf31bb21797"
+KAT_CHALLENGE = "cf018486ca07774e62f4fbd9b920c3e2eea7e7a3fe0c781c14a7ea31f2c75b01"
+KAT_PROOF_SHA256 = "3ef82fa78d5a2d9a727fa6c9f4523ff7808f18e661e8eae02fff7bdaef282999"
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(3, 8).flatmap(lambda n: st.tuples(st.permutations(range(n)), st.permutations(range(n)))))
+def test_property_any_permutation_verifies_and_no_other_output_does(perms):
+    first, second = perms
+    n = len(first)
+    before = fresh_deck(n)
+    after, witness = mp.shuffle_deck(before, Y, permutation=first)
+    proof = sp.prove_shuffle(before, after, witness, Y, CTX).to_bytes()
+    sp.verify_shuffle(before, after, proof, Y, CTX)
+    other, _ = mp.shuffle_deck(before, Y, permutation=second)   # fresh randomisers: another output
+    with pytest.raises(sp.ShuffleProofError):
+        sp.verify_shuffle(before, other, proof, Y, CTX)
