@@ -1,7 +1,7 @@
-"""The rules engine is pure (SPEC §1, design brief): no I/O, clocks, randomness or protocol.
+"""The rules engines are pure (SPEC §1, §40.1, design brief): no I/O, clocks, randomness or protocol.
 
-Every module of p2p_asv is parsed and its imports checked; a fresh interpreter importing the
-engine must not load any of the forbidden modules either.
+Every module of p2p_asv and of space_walk is parsed and its imports checked; a fresh
+interpreter importing an engine must not load any of the forbidden modules either.
 """
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "p2p_asv"
+SPACE_WALK = ROOT / "space_walk"
 FORBIDDEN = ("protocol", "cli", "trio", "msgpack", "nacl", "cryptography", "prompt_toolkit",
              "socket", "asyncio", "random", "time", "os")
-MODULES = sorted(PACKAGE.glob("*.py"))
+MODULES = sorted(PACKAGE.glob("*.py")) + sorted(SPACE_WALK.glob("*.py"))
 
 
 def imported_roots(path: Path) -> list[str]:
@@ -40,22 +41,31 @@ def test_the_package_has_modules():
     assert {"engine", "state", "turn", "discovery", "movement", "endgame", "board"} <= names
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_space_walk_has_modules_and_imports_no_other_game():
+    names = {p.stem for p in SPACE_WALK.glob("*.py")}
+    assert {"engine", "state", "moves", "cards", "scoring", "bots"} <= names
+    for path in SPACE_WALK.glob("*.py"):
+        assert "p2p_asv" not in imported_roots(path), path.name
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_module_imports_nothing_forbidden(path):
     bad = sorted(set(imported_roots(path)) & set(FORBIDDEN + ("__import__", "importlib.import_module")))
     assert bad == [], f"{path.name} imports {bad}"
 
 
-def test_importing_the_engine_loads_no_forbidden_module():
+@pytest.mark.parametrize("imports", ["p2p_asv.engine, p2p_asv.selfplay, p2p_asv.bots, p2p_asv.dealer",
+                                     "space_walk.engine, space_walk.selfplay, space_walk.bots"])
+def test_importing_the_engine_loads_no_forbidden_module(imports):
     code = ("import sys, json\n"
             "before = set(sys.modules)\n"
-            "import p2p_asv.engine, p2p_asv.selfplay, p2p_asv.bots, p2p_asv.dealer\n"
+            f"import {imports}\n"
             "print(json.dumps([sorted(set(sys.modules) - before), sorted(sys.modules)]))\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=60, check=True)
     loaded, everything = json.loads(out.stdout)
     roots = {name.split(".")[0] for name in loaded}
-    assert "p2p_asv" in roots
+    assert imports.split(".")[0] in roots
     # `random`, `time` and `os` may already be loaded by the interpreter itself, so only
     # modules that the import brought in are checked.
     assert not roots & set(FORBIDDEN), sorted(roots & set(FORBIDDEN))
