@@ -29,6 +29,12 @@ class BadSignature(ProtocolError):
     """An Ed25519 signature does not verify for the given public key and message."""
 
 
+class WeakPublicKey(BadSignature, ValueError):
+    """A 32-byte string that must not be used as an Ed25519 public key: not a canonical
+    encoding of a curve point, or a point of small order or outside the prime-order
+    subgroup (SPEC §20.1). Anyone can sign "for" a small-order key."""
+
+
 class KeyFileError(ProtocolError):
     """A key file is missing, malformed, or has unsafe permissions."""
 

@@ -24,7 +24,7 @@ from protocol.errors import (
     BadSignature, BrokenChain, CodecError, Equivocation, EventError, ForgedSignature,
     InvalidProof, MalformedEvent, OutOfOrder, ReplayedEvent, WrongAuthor, WrongGame,
 )
-from protocol.identity import Identity, verify
+from protocol.identity import Identity, WeakPublicKey, check_public_key, verify
 
 __all__ = [
     "SignedEvent", "sign_event", "parse_event", "event_hash", "Chain", "EquivocationProof",
@@ -146,6 +146,10 @@ def parse_event(wire: bytes, *, expected_game: bytes | None = None) -> SignedEve
     seq_hint = env.get("seq") if isinstance(env, dict) and _is_int(env.get("seq")) else None
     author_hint = env.get("author") if isinstance(env, dict) and isinstance(env.get("author"), bytes) else None
     _check_envelope(env, seq_hint=seq_hint, author_hint=author_hint)
+    try:
+        check_public_key(env["author"])
+    except WeakPublicKey as exc:  # anyone can sign for such a key: no event of it means anything
+        raise MalformedEvent(f"author key refused: {exc}", seq=env["seq"], author=env["author"]) from None
     try:
         verify(env["author"], EVENT_DOMAIN + envelope, signature)
     except BadSignature as exc:

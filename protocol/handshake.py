@@ -26,7 +26,7 @@ import trio
 from protocol import codec, messages
 from protocol.errors import BadSignature
 from protocol.framing import FramedStream
-from protocol.identity import Identity, fingerprint, verify
+from protocol.identity import Identity, WeakPublicKey, check_public_key, fingerprint, verify
 from protocol.transport_errors import (
     HandshakeSignatureError, HandshakeTimeout, KeyNotAllowed, MalformedFrame, PeerRefused,
     ReplayedNonce, TransportError, UnknownGame, VersionMismatch,
@@ -129,6 +129,10 @@ async def _check_hello(msg: dict[str, Any], fs: FramedStream, game: bytes, own_k
     fs.peer = f"{fingerprint(key)}" + (f"@{fs.peer}" if fs.peer else "")
     if msg["game"] != game:
         raise UnknownGame(f"game id {msg['game'].hex()} is not known here", peer=fs.peer)
+    try:
+        check_public_key(key)
+    except WeakPublicKey as exc:  # anyone could answer the challenge for a small-order key
+        raise KeyNotAllowed(f"the peer's key is refused: {exc}", peer=fs.peer) from None
     if key == own_key:
         raise KeyNotAllowed("the peer presented this peer's own key (a connection to itself?)", peer=fs.peer)
     if expect_key is not None and key != expect_key:

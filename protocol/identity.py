@@ -7,14 +7,15 @@ import os
 import stat
 from pathlib import Path
 
+import nacl.bindings as _sodium
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from protocol import codec
-from protocol.errors import BadSignature, CodecError, KeyFileError, UnsafePermissions
+from protocol.errors import BadSignature, CodecError, KeyFileError, UnsafePermissions, WeakPublicKey
 
 __all__ = [
-    "Identity", "verify", "fingerprint", "save_identity", "load_identity", "default_key_path",
+    "Identity", "verify", "fingerprint", "check_public_key", "WeakPublicKey", "save_identity", "load_identity", "default_key_path",
     "BadSignature", "KeyFileError", "UnsafePermissions",
     "PUBLIC_KEY_SIZE", "SIGNATURE_SIZE", "KEY_FILE_FORMAT", "KEY_FILE_VERSION", "MAX_NAME_LEN",
 ]
@@ -37,12 +38,32 @@ def fingerprint(public_key_bytes: bytes) -> str:
     return "-".join(text[i:i + 4] for i in range(0, 16, 4))
 
 
+def check_public_key(public_key_bytes: object) -> bytes:
+    """Return the key if it may be used as an Ed25519 public key (SPEC §20.1), else raise
+    WeakPublicKey. Refused: anything but 32 bytes, a non-canonical encoding (y >= p), a
+    point not on the curve, and a point of small order or outside the prime-order
+    subgroup. OpenSSL accepts a small-order key and a signature "by" it can be made
+    without any secret (for the identity point, any R = s·B with S = s verifies), so such
+    a key would let anyone sign for a seat and would make an equivocation proof convict
+    nobody. An honest key A = a·B always passes. libsodium's is_valid_point makes exactly
+    these checks."""
+    if not isinstance(public_key_bytes, (bytes, bytearray)) or len(public_key_bytes) != PUBLIC_KEY_SIZE:
+        raise WeakPublicKey(f"a public key is exactly {PUBLIC_KEY_SIZE} bytes")
+    key = bytes(public_key_bytes)
+    if not _sodium.crypto_core_ed25519_is_valid_point(key):
+        raise WeakPublicKey(f"public key {key.hex()[:16]}… is not a canonical point of the prime-order "
+                            "subgroup (small order, mixed order, non-canonical or off the curve)")
+    return key
+
+
 def verify(public_key_bytes: bytes, message: bytes, signature: bytes) -> None:
     """Check an Ed25519 signature (RFC 8032, as implemented by OpenSSL, which rejects
     non-canonical S). Returns None on success; raises BadSignature otherwise, including
-    for a key or signature of the wrong length or a key that is not a curve point."""
+    for a key or signature of the wrong length, and WeakPublicKey (a BadSignature) for a
+    key that check_public_key refuses."""
     if len(public_key_bytes) != PUBLIC_KEY_SIZE:
         raise BadSignature(f"public key must be {PUBLIC_KEY_SIZE} bytes, got {len(public_key_bytes)}")
+    check_public_key(public_key_bytes)
     if len(signature) != SIGNATURE_SIZE:
         raise BadSignature(f"signature must be {SIGNATURE_SIZE} bytes, got {len(signature)}")
     try:

@@ -26,7 +26,7 @@ from protocol.dealing import DeckBook
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.events import Chain, SignedEvent, parse_event
 from protocol.game_rules import CHANCE, GameRuleError, GameRules
-from protocol.identity import fingerprint
+from protocol.identity import WeakPublicKey, check_public_key, fingerprint
 from protocol.poker_keys import PUBLISHED_KEY_BYTES
 from protocol.session_body import check_fields, is_bytes, is_int, want_bytes, want_list, want_map, want_str
 from protocol.session_errors import (
@@ -34,7 +34,7 @@ from protocol.session_errors import (
     StateHashMismatch, UnexpectedKind,
 )
 
-__all__ = ["Session", "MAX_PLAYERS", "HASHED_PHASES", "card_table"]
+__all__ = ["Session", "MAX_PLAYERS", "HASHED_PHASES", "card_table", "roster_problem"]
 
 MAX_PLAYERS = 8
 MAX_ACTION_TEXT = 512
@@ -49,6 +49,24 @@ def card_table(labels) -> mp.CardTable:
     if key not in _TABLES:
         _TABLES[key] = mp.CardTable(key)
     return _TABLES[key]
+
+
+def roster_problem(roster: object, author: bytes) -> str | None:
+    """Why `roster` cannot be a game's roster, or None (SPEC §26.2, §20.1): 1-8 distinct
+    keys, the first one the author's, every one an acceptable Ed25519 key (a small-order
+    key could be signed for by anyone), no two with one fingerprint (fingerprints name the
+    participants of the commit-reveal rounds)."""
+    if not (isinstance(roster, list) and 1 <= len(roster) <= MAX_PLAYERS and all(is_bytes(k, 32) for k in roster)
+            and len(set(roster)) == len(roster) and roster[0] == author):
+        return "roster must list 1-8 distinct public keys, the first one the author's"
+    for i, key in enumerate(roster):
+        try:
+            check_public_key(key)
+        except WeakPublicKey as exc:
+            return f"roster key {i} is refused: {exc}"
+    if len({fingerprint(k) for k in roster}) != len(roster):
+        return "two roster keys share a fingerprint"
+    return None
 
 
 class Session:
@@ -178,9 +196,11 @@ class Session:
         check_fields(body, {"name": want_str(64), "roster": want_list(), "rules": want_str(64),
                             "config": want_map()}, seq, author)
         roster = body["roster"]
-        if self.count == 0 and self.roster is None:
-            self._adopt_roster(seq, author, body)
-        elif (roster != self.roster or body["rules"] != self.rules.name or body["config"] != self.config):
+        if self.count == 0:
+            self._check_setup(seq, author, body)  # also when the roster was given up front
+            if self.roster is None:
+                self.roster, self.config = list(roster), dict(body["config"])
+        if roster != self.roster or body["rules"] != self.rules.name or body["config"] != self.config:
             raise BadBody("hello disagrees with the game's roster, rules or config", seq=seq, author=author)
         self.names.append(body["name"])
         self.count += 1
@@ -189,22 +209,17 @@ class Session:
             self._seat_round = cr.CommitRevealRound(self._lobby_names(), g.lp(SEAT_TAG, self.game))
         return f"hello {body['name']!r}"
 
-    def _adopt_roster(self, seq: int, author: bytes, body: dict) -> None:
-        roster = body["roster"]
-        ok = (1 <= len(roster) <= MAX_PLAYERS and all(is_bytes(k, 32) for k in roster)
-              and len(set(roster)) == len(roster) and roster[0] == author)
-        if not ok:
-            raise BadBody("roster must list 1-8 distinct public keys, the first one the author's",
-                          seq=seq, author=author)
-        if len({fingerprint(k) for k in roster}) != len(roster):  # they name round participants
-            raise BadBody("two roster keys share a fingerprint", seq=seq, author=author)
+    def _check_setup(self, seq: int, author: bytes, body: dict) -> None:
+        """The first hello's roster, rules and config (SPEC §26.2)."""
+        reason = roster_problem(body["roster"], author)
+        if reason is not None:
+            raise BadBody(reason, seq=seq, author=author)
         if body["rules"] != self.rules.name:
             raise BadBody(f"game {body['rules']!r} is not {self.rules.name!r}", seq=seq, author=author)
         try:
-            self.rules.new_state(len(roster), body["config"])
+            self.rules.new_state(len(body["roster"]), body["config"])
         except (GameRuleError, ValueError) as exc:
             raise BadBody(f"the game refuses this setup: {exc}", seq=seq, author=author) from None
-        self.roster, self.config = list(roster), dict(body["config"])
 
     def _lobby_names(self) -> list[str]:
         return [fingerprint(k) for k in self.roster]
