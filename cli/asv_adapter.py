@@ -26,14 +26,14 @@ from protocol.game_rules import CHANCE, DeckRequest, GameRuleError
 
 __all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of", "bot_agent", "render_board"]
 
-RULES_NAME = "amazing-space-venture/2"
+RULES_NAME = "amazing-space-venture/3"
 PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest", "roles": "card",
           "peek": "card"}
 assert ENGINE_CHANCE == CHANCE
 
 # Action types that play a card from the hand, naming it (SPEC §27.3).
 _NAMED = (A.NewShip, A.Upgrade, A.AttachExtra, A.Discover, A.BinaryDiscover, A.PlayEnvironment,
-          A.PlayExplorer)
+          A.PlayExplorer, A.Teleport)
 
 
 def label_for(deck: str, name: str) -> str:

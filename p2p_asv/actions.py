@@ -243,6 +243,28 @@ class Bank:
 
 
 @dataclass(frozen=True, order=True)
+class Escape:
+    """A doomed ship flees within its M-number to a discovered planet (Black Hole, SPEC §15.2)."""
+    ship: int
+    square: Square
+
+    def text(self) -> str:
+        return f"escape s{self.ship} {square_name(self.square)}"
+
+
+@dataclass(frozen=True, order=True)
+class Teleport:
+    """A Teleport card saves a doomed ship: it jumps to one of its owner's home planets (SPEC §15.2)."""
+    ship: int
+    card: int
+    name: str
+    square: Square
+
+    def text(self) -> str:
+        return f"teleport s{self.ship} #{self.card}:{slug(self.name)} {square_name(self.square)}"
+
+
+@dataclass(frozen=True, order=True)
 class Next:
     """End the current phase (from phase 5: end the turn)."""
     def text(self) -> str:
@@ -278,7 +300,7 @@ class ChanceDeal:
 CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
 Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
           | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | BinaryDiscover | PlayEnvironment
-          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | LookAutomata | Keep | Bank | Next | ChanceShuffle
+          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | LookAutomata | Keep | Bank | Escape | Teleport | Next | ChanceShuffle
           | ChanceReveal | ChanceDeal)
 
 
@@ -425,6 +447,12 @@ def parse(text: str, resolve_name=None):
         if verb == "bank":
             _expect(args, 2, verb)
             return Bank(_handle(args[0]), _handle(args[1]))
+        if verb == "escape":
+            _expect(args, 2, verb)
+            return Escape(_ship(args[0]), _square(args[1]))
+        if verb == "teleport":
+            _expect(args, 3, verb)
+            return Teleport(_ship(args[0]), *_named(args[1], resolve), _square(args[2]))
         if verb == "next":
             _expect(args, 0, verb)
             return Next()

@@ -64,6 +64,7 @@ class Board:
         self._sun_tiles = sun_tiles
         self._gal = Components()
         self._path = Components()
+        self._destroyed: list[Node] = []   # planets destroyed (SPEC §15.1), in order
 
     def clone(self) -> "Board":
         out = Board.__new__(Board)
@@ -73,6 +74,7 @@ class Board:
         out._sun_tiles = self._sun_tiles
         out._gal = self._gal.copy()
         out._path = self._path.copy()
+        out._destroyed = list(self._destroyed)
         return out
 
     # --- squares -----------------------------------------------------------------------
@@ -431,6 +433,33 @@ class Board:
         return tuple(i for i, seg in enumerate(placed.tile.paths)
                      if seg.end == END_PLANET and seg.planet == planet)
 
+    # --- destroyed planets (SPEC §15.1) ------------------------------------------------
+
+    def planet_destroyed(self, sq: Square, planet: int) -> bool:
+        return (sq, planet) in self._destroyed
+
+    def destroyed_planets(self) -> tuple[Node, ...]:
+        return tuple(self._destroyed)
+
+    def destroy_planet(self, sq: Square, planet: int) -> tuple[Node, ...]:
+        """The planet is gone: every path segment ending at it now ends at nothing, so its
+        path counts one more blocked end and is ruined for good (SPEC §15.1). Returns the
+        representative node of each path this ruins that was not ruined before."""
+        placed = self._tiles.get(sq)
+        if placed is None or not 0 <= planet < len(placed.tile.planets):
+            raise ValueError(f"no planet {planet} on {square_name(sq)}")
+        if (sq, planet) in self._destroyed:
+            raise ValueError(f"planet {square_name(sq)}/{planet} is already destroyed")
+        self._destroyed.append((sq, planet))
+        newly = []
+        for seg in self.planet_paths(sq, planet):
+            was = self.path_state(sq, seg) == "ruined"
+            self._path.adjust((sq, seg), blocked_delta=1)
+            rep = self.path_rep(sq, seg)
+            if not was and rep not in newly:
+                newly.append(rep)
+        return tuple(sorted(newly, key=node_order))
+
     # --- stations (SPEC §4.6) ----------------------------------------------------------
 
     def station_value(self, sq: Square) -> int:
@@ -456,4 +485,5 @@ class Board:
         which sun a sun tile joined depends on the order of play."""
         items: list = [(sq, p.tile.id, p.rotation) for sq, p in self.tiles()]
         items.extend(("sun", s.size, s.squares) for s in self._suns)
+        items.extend(("destroyed", sq, planet) for sq, planet in self._destroyed)
         return items

@@ -13,6 +13,7 @@ from .checks import require
 from .discovery import (DISCOVERY_ACTIONS, WEB, binary_targets, holds_planet_card, kaygus_target,
                         may_decline_discovery, polled_seat)
 from . import energy
+from .destruction import DOOM_ACTIONS, doom_legal, doomed_owner
 from .errors import EngineError, IllegalAction, MalformedAction, OutOfTurn
 from .movement import destinations, undiscovered_planets
 from .life_effects import (can_bank, can_look_automata, do_bank, do_keep, do_look_automata,
@@ -45,6 +46,8 @@ def to_move(state: GameState) -> int | None:
         return None
     if state.pending:
         return CHANCE
+    if state.doom is not None:
+        return doomed_owner(state)
     if state.discovery is not None:
         return polled_seat(state)
     return state.active
@@ -71,6 +74,12 @@ def apply(state: GameState, seat: int, action) -> GameState:
         raise OutOfTurn(f"waiting for a chance event ({state.pending[0].kind} {state.pending[0].deck})")
     if seat != due:
         raise OutOfTurn(f"seat {due} is to act, not seat {seat}")
+    if state.doom is not None:  # SPEC §15.2: the doomed ship's owner answers before anything else
+        require(type(action) in DOOM_ACTIONS, f"answer for s{state.doom.ships[0]} first "
+                "(escape, teleport or pass)")
+        DOOM_ACTIONS[type(action)](state, seat, action)
+        state.step += 1
+        return state
     if state.discovery is not None:
         require(type(action) in DISCOVERY_ACTIONS and type(action) is not A.Move,
                 "finish the discovery first")
@@ -115,7 +124,8 @@ def _do_next(state: GameState, seat: int, action: A.Next) -> None:
 
 _PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, A.Next: _do_next,
                     A.ScoreQuest: do_score_quest, A.LookAutomata: do_look_automata,
-                    A.Keep: do_keep, A.Bank: do_bank}
+                    A.Keep: do_keep, A.Bank: do_bank,
+                    A.Escape: DOOM_ACTIONS[A.Escape], A.Teleport: DOOM_ACTIONS[A.Teleport]}
 
 
 # -- legal actions (SPEC §11.2) -------------------------------------------------------------------
@@ -132,7 +142,9 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
     """Every legal action for view.seat, sorted by notation; empty when it is not their move."""
     if to_move(state) != view.seat:
         return []
-    if state.discovery is not None:
+    if state.doom is not None:
+        found = doom_legal(state, view)
+    elif state.discovery is not None:
         found = _discovery_actions(state, view)
     elif state.automata_seen:
         found = _keeps(state, view)

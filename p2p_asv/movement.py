@@ -53,7 +53,8 @@ def undiscovered_planets(state: GameState, sq: Square) -> list[int]:
     placed = state.board.tile_at(sq)
     if placed is None:
         return []
-    return [i for i in range(len(placed.tile.planets)) if (sq, i) not in state.planets]
+    return [i for i in range(len(placed.tile.planets))
+            if (sq, i) not in state.planets and not state.board.planet_destroyed(sq, i)]
 
 
 def discovered_planet_here(state: GameState, sq: Square) -> bool:
@@ -63,7 +64,10 @@ def discovered_planet_here(state: GameState, sq: Square) -> bool:
 
 def can_end_at(state: GameState, ship: Ship, sq: Square, may_discover: bool) -> bool:
     """SPEC §7.1: a move ends on a discovered planet, an own station, an undiscovered planet
-    the mover can discover now, or (scouts and saucers) an empty square of deep space."""
+    the mover can discover now, or (scouts and saucers) an empty square of deep space; never
+    a tile under a Supernova's black disk (SPEC §15.1)."""
+    if sq in state.black_disks:
+        return False
     if discovered_planet_here(state, sq):
         return True
     if sq in state.players[ship.owner].stations:

@@ -110,6 +110,26 @@ class Discovery:
 
 
 @dataclass
+class Doom:
+    """Ships a card is destroying, each waiting for its owner's answer (SPEC §15.2).
+
+    ships: still to answer, in poll order; escape: the owner may also flee within the ship's
+    M-number (Black Hole); cards_to: where a lost ship's cards go, "junk" or "pile"; cause: the
+    card's name, for messages.
+    """
+    ships: list[int]
+    escape: bool
+    cards_to: str
+    cause: str
+
+    def copy(self) -> "Doom":
+        return Doom(list(self.ships), self.escape, self.cards_to, self.cause)
+
+    def plain(self) -> list:
+        return [self.ships, self.escape, self.cards_to, self.cause]
+
+
+@dataclass
 class GameState:
     players: list[Player]
     board: Board
@@ -146,6 +166,8 @@ class GameState:
     energy: int = 0                             # Advanced Strategy (SPEC §13.5)
     closed_phases: list[int] = field(default_factory=list)
     phase_used: bool = False
+    doom: Doom | None = None                    # ships being destroyed (SPEC §15.2)
+    black_disks: list[Square] = field(default_factory=list)  # Supernova: no landing (SPEC §15.1)
 
     # -- queries -------------------------------------------------------------------------
     @property
@@ -174,7 +196,8 @@ class GameState:
             victory=self.victory, peeked=list(self.peeked), peek_used=self.peek_used,
             energy=self.energy, closed_phases=list(self.closed_phases), phase_used=self.phase_used,
             webs=list(self.webs), automata_seen=list(self.automata_seen),
-            automata_used=self.automata_used, bank_used=self.bank_used)
+            automata_used=self.automata_used, bank_used=self.bank_used,
+            doom=self.doom.copy() if self.doom else None, black_disks=list(self.black_disks))
 
     # -- hashing (SPEC §10.4) ------------------------------------------------------------------
     def plain(self) -> dict:
@@ -198,6 +221,8 @@ class GameState:
                          self.energy, self.closed_phases, self.phase_used],
             "webs": [list(sq) for sq in self.webs],
             "effects": [self.automata_seen, self.automata_used, self.bank_used],
+            "destruction": [None if self.doom is None else self.doom.plain(),
+                            [list(sq) for sq in self.black_disks]],
             "turn": [self.active, self.phase, self.turn, self.step, self.tiles_owed, self.drawn,
                      [list(s) for s in self.placed_this_turn], self.piece_placed, self.moved, self.moved_ship,
                      self.suns_drawn, self.winners, self.tiles_per_turn, self.next_ship],
