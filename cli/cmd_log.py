@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from cli.asv_adapter import AsvRules
+from cli.log_tools import EXIT_UNREADABLE, unreadable
 from protocol.events import parse_event
 from protocol.identity import fingerprint
 from protocol.logfile import scan_log
@@ -43,7 +44,11 @@ def export(args) -> int:
     """Every record that verifies, in order, with its envelope fields and the replay's note;
     then one last object with the verdict. Nothing unverified is exported as if it were valid."""
     report, session = verify_log(args.log, AsvRules())
-    events = session.chain.events if session is not None else []
+    if unreadable(args.log, session):
+        print(json.dumps({"verdict": {"valid": None, "events": 0, "exit_code": EXIT_UNREADABLE,
+                                      "reason": report.reason}}, sort_keys=True))
+        return EXIT_UNREADABLE
+    events = session.chain.events
     for seq, ev in enumerate(events):
         print(json.dumps({"seq": ev.seq, "hash": ev.hash.hex(), "prev": ev.prev.hex(),
                           "author": ev.author.hex(), "fingerprint": fingerprint(ev.author),
@@ -59,9 +64,9 @@ def run(args) -> int:
     if args.log_command == "export":
         return export(args)
     report, session = verify_log(args.log, AsvRules())
-    if session is None:
+    if unreadable(args.log, session):
         print(f"cannot read {args.log}: {report.reason}")
-        return 1
+        return EXIT_UNREADABLE
     records = scan_log(args.log).records
     for seq, wire in enumerate(records):
         if seq < len(session.chain.events):

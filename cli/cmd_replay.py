@@ -1,18 +1,36 @@
 """Show the board and scores of a logged game after event SEQ (SPEC §27.8)."""
 from __future__ import annotations
 
+import sys
+
 from cli.asv_adapter import AsvRules, render_board
+from cli.log_tools import EXIT_UNREADABLE, seq_number, unreadable
+from protocol.logfile import scan_log
 from protocol.verify import verify_log
+
+EXIT_USAGE = 2  # argparse's code for a bad option value
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("log", help="an .asvlog file")
-    parser.add_argument("--to", type=int, default=None, metavar="SEQ",
+    parser.add_argument("--to", type=seq_number, default=None, metavar="SEQ",
                         help="stop after the event at this height (default: the whole log)")
 
 
 def run(args) -> int:
+    if args.to is not None:
+        try:
+            height = len(scan_log(args.log).records)
+        except Exception:  # noqa: BLE001 - verify_log below names the problem
+            height = None
+        if height is not None and args.to >= height:
+            print(f"asv replay: --to {args.to} is past the end: the log holds seq 0..{height - 1}",
+                  file=sys.stderr)
+            return EXIT_USAGE
     report, session = verify_log(args.log, AsvRules(), upto=args.to)
+    if unreadable(args.log, session):
+        print(f"cannot read {args.log}: {report.reason}")
+        return EXIT_UNREADABLE
     if session is None or session.state is None:
         if not report.valid:
             print(f"INVALID at seq {report.seq if report.seq is not None else '?'} by "

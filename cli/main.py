@@ -3,7 +3,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+# Exit code after the reader of our output went away (`asv log show LOG | head`): the
+# code of a process ended by SIGPIPE, as `cat` would end (SPEC §27.6).
+EXIT_CLOSED_PIPE = 141
 
 # name -> module in cli/ that defines add_arguments(parser) and run(args) -> int
 COMMANDS = {
@@ -33,7 +38,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args._module.run(args) or 0
+    try:
+        return args._module.run(args) or 0
+    except BrokenPipeError:
+        # The reader closed the pipe: stop quietly. Point stdout at /dev/null so the
+        # interpreter's final flush does not raise a second time.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):     # stdout without a descriptor (captured in tests)
+            pass
+        return EXIT_CLOSED_PIPE
 
 
 if __name__ == "__main__":

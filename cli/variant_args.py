@@ -10,7 +10,7 @@ FLAGS = {"nine-planets": "nine_planets", "role-play": "role_play", "partnership"
 def add_variant_arguments(parser) -> None:
     parser.add_argument("--variant", action="append", default=[], choices=sorted(FLAGS),
                         help="play a rulebook variant (repeat for several)")
-    parser.add_argument("--tiles-per-turn", type=int, default=0, choices=range(0, 4), metavar="N",
+    parser.add_argument("--tiles-per-turn", type=int, default=None, choices=range(1, 4), metavar="N",
                         help="tiles drawn a turn, 1-3 (default: the rulebook's 3 or 2)")
 
 

@@ -40,13 +40,60 @@ def test_export_writes_the_verified_chain_as_json_lines(log, capsys):
 
 
 def test_tools_say_why_a_file_is_not_a_log(tmp_path, capsys):
+    """SPEC §27.6: a file that cannot be read exits 3 and is never called INVALID (1 is the
+    code of a tampered log)."""
     junk = tmp_path / "junk.asvlog"
-    junk.write_bytes(b"not a log at all")
+    junk.write_bytes(b"not a log at all")   # no log magic: not a log file
+    missing = str(tmp_path / "missing.asvlog")
     for argv in (["verify", str(junk)], ["replay", str(junk)], ["log", "show", str(junk)],
-                 ["verify", str(tmp_path / "missing.asvlog")]):
-        assert main(argv) == 1
+                 ["verify", missing], ["log", "show", missing], ["replay", missing]):
+        assert main(argv) == 3, argv
         out = capsys.readouterr().out
         assert "BadHeader" in out or "No such file" in out, (argv, out)
+        assert "INVALID" not in out
+    assert main(["verify", "--json", missing]) == 3
+    report = json.loads(capsys.readouterr().out)
+    assert report["readable"] is False and report["exit_code"] == 3 and "No such file" in report["reason"]
+
+
+def test_verify_names_the_players_by_colour_name_and_fingerprint(log, capsys):
+    capsys.readouterr()
+    assert main(["verify", str(log)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("players"))
+    assert "blue bot" in line and "green bot" in line and line.count(" (") == 3   # the heading and one fingerprint a seat
+
+
+def test_replay_refuses_a_height_outside_the_log(log, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["replay", str(log), "--to", "-5"])
+    assert exc.value.code == 2
+    assert "not an event height" in capsys.readouterr().err
+    assert main(["replay", str(log), "--to", "999999"]) == 2
+    assert "past the end" in capsys.readouterr().err
+
+
+def test_zero_tiles_per_turn_is_refused(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "--tiles-per-turn", "0"])
+    assert exc.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["log", "show"], ["log", "export"], ["replay"]])
+def test_log_tools_end_quietly_when_the_reader_closes_the_pipe(log, argv):
+    """`asv log show LOG | head -1`: no BrokenPipeError traceback (SPEC §27.7)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *argv, str(log)],
+                            cwd=Path(__file__).resolve().parents[1],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()                      # the reader goes away, as head does
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) in (0, 141), err
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
 
 
 def test_keygen_into_an_unwritable_place_is_a_clear_error(tmp_path, capsys):

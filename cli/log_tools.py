@@ -1,0 +1,49 @@
+"""What `asv verify`, `asv log` and `asv replay` share (SPEC §27.6-§27.8): reading a log
+that may be missing, the exit code for a file that cannot be read, and the players' names."""
+from __future__ import annotations
+
+import argparse
+
+from p2p_asv.geometry import seat_colours
+from protocol.identity import fingerprint
+from protocol.logfile import LOG_MAGIC
+
+# SPEC §27.6: 0 valid and finished, 1 invalid (tampered), 2 valid but unfinished or aborted,
+# 3 the file cannot be read at all (missing, no permission, not a log file).
+EXIT_UNREADABLE = 3
+
+
+def unreadable(path, session) -> bool:
+    """True when nothing could be checked: the file cannot be opened, or it is not a log
+    at all (it does not start with the log magic). A file that starts as a log but whose
+    header is damaged was tampered with: that stays INVALID (exit 1)."""
+    if session is not None:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(LOG_MAGIC)) != LOG_MAGIC
+    except OSError:
+        return True
+
+
+def players(session) -> list[str]:
+    """'blue alice (MFRG-…)' per seat once the seats are drawn, else per lobby place;
+    the fingerprint alone when the log carries no name."""
+    if session is None:
+        return []
+    keys = session.seat_keys or session.roster or []
+    colours = seat_colours(len(keys)) if session.seat_keys else [None] * len(keys)
+    out = []
+    for key, colour in zip(keys, colours):
+        index = session.roster.index(key) if session.roster and key in session.roster else None
+        name = session.names[index] if index is not None and index < len(session.names) else ""
+        words = [w for w in (colour, name) if w]
+        out.append(f"{' '.join(words)} ({fingerprint(key)})" if words else fingerprint(key))
+    return out
+
+
+def seq_number(text: str) -> int:
+    """argparse type of --to: a height is a whole number from 0."""
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an event height (a whole number from 0)")
+    return int(text)
