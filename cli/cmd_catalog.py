@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from cli.games import add_game_argument
 from p2p_asv.cards import CATEGORIES
 from p2p_asv.catalog import catalog
 
@@ -18,9 +19,14 @@ _TITLES = {"planet": "Planets", "environment": "Environments", "life_form": "Lif
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object on one line")
+    add_game_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "space-walk":  # SPEC §47.5
+        from cli.sw_commands import catalog_json, catalog_lines
+        print(catalog_json() if args.json else "\n".join(catalog_lines()))
+        return 0
     data = catalog()
     if args.json:
         print(json.dumps(data, sort_keys=True, separators=(",", ":")))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from cli.asv_adapter import AsvRules
+from cli.games import game_of_log
 from cli.log_tools import EXIT_UNREADABLE, unreadable
 from protocol.events import parse_event
 from protocol.identity import fingerprint
@@ -43,7 +43,7 @@ def plain(value):
 def export(args) -> int:
     """Every record that verifies, in order, with its envelope fields and the replay's note;
     then one last object with the verdict. Nothing unverified is exported as if it were valid."""
-    report, session = verify_log(args.log, AsvRules())
+    report, session = verify_log(args.log, game_of_log(args.log).rules())
     if unreadable(args.log, session):
         print(json.dumps({"verdict": {"valid": None, "events": 0, "exit_code": EXIT_UNREADABLE,
                                       "reason": report.reason}}, sort_keys=True))
@@ -63,7 +63,7 @@ def export(args) -> int:
 def run(args) -> int:
     if args.log_command == "export":
         return export(args)
-    report, session = verify_log(args.log, AsvRules())
+    report, session = verify_log(args.log, game_of_log(args.log).rules())
     if unreadable(args.log, session):
         print(f"cannot read {args.log}: {report.reason}")
         return EXIT_UNREADABLE

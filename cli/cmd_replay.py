@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from cli.asv_adapter import AsvRules, render_board
+from cli.games import game_of_log
 from cli.log_tools import EXIT_UNREADABLE, seq_number, unreadable
 from protocol.logfile import scan_log
 from protocol.verify import verify_log
@@ -27,7 +27,8 @@ def run(args) -> int:
             print(f"asv replay: --to {args.to} is past the end: the log holds seq 0..{height - 1}",
                   file=sys.stderr)
             return EXIT_USAGE
-    report, session = verify_log(args.log, AsvRules(), upto=args.to)
+    game = game_of_log(args.log)  # the log's first hello names the game (SPEC §47.6)
+    report, session = verify_log(args.log, game.rules(), upto=args.to)
     if unreadable(args.log, session):
         print(f"cannot read {args.log}: {report.reason}")
         return EXIT_UNREADABLE
@@ -39,7 +40,7 @@ def run(args) -> int:
         print(f"no game state yet ({report.events} events: the game starts once every key share is in)")
         return 0
     print(f"after seq {report.events - 1} ({session.notes[-1]})")
-    print(render_board(session.state))
+    print(game.render(session.state))
     if not report.valid:
         print(f"INVALID at seq {report.seq} by {report.author or '?'}: {report.reason}")
         return 1

@@ -7,11 +7,14 @@ import sys
 from p2p_asv.bots import BOTS
 from p2p_asv.selfplay import play_game
 
+from cli.games import add_game_argument, game_of
 from cli.variant_args import add_variant_arguments, config_from
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--players", type=int, default=4, choices=range(1, 5), metavar="N")
+    add_game_argument(parser)
+    parser.add_argument("--players", type=int, default=4, metavar="N",
+                        help="seats: 1-4 for asv, 2-5 for space-walk (default 4)")
     parser.add_argument("--games", type=int, default=1, metavar="G")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the first game; game i uses S+i")
@@ -24,27 +27,34 @@ def add_arguments(parser) -> None:
     add_variant_arguments(parser)
 
 
-def bot_list(text: str, players: int) -> list[str]:
+def bot_list(text: str, players: int, bots=tuple(BOTS)) -> list[str]:
     kinds = text.split(",")
     if len(kinds) == 1:
         kinds = kinds * players
     for kind in kinds:
-        if kind not in BOTS:
-            raise SystemExit(f"asv selfplay: unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+        if kind not in bots:
+            raise SystemExit(f"asv selfplay: unknown bot {kind!r}; choose from {', '.join(bots)}")
     if len(kinds) != players:
         raise SystemExit(f"asv selfplay: {len(kinds)} bots named for {players} seats")
     return kinds
 
 
 def run(args) -> int:
-    kinds = bot_list(args.bots, args.players)
+    game = game_of(args)
+    game.check_players(args.players, "asv selfplay")
+    kinds = bot_list(args.bots, args.players, game.bots())
     config = config_from(args)
     if args.log_dir is not None:
         from cli.local_peers import play_logged_game  # only this mode needs the protocol
         for i in range(args.games):
             print(json.dumps(play_logged_game(args.players, args.seed + i, kinds, args.log_dir,
-                                                              config),
+                                                              config, which=game),
                              sort_keys=True), flush=True)
+        return 0
+    if game.key == "space-walk":
+        from cli.sw_commands import selfplay_lines
+        for line in selfplay_lines(args.players, args.seed, args.games, kinds, config):
+            print(line, flush=True)
         return 0
     for i in range(args.games):
         _, summary = play_game(args.players, args.seed + i, kinds, config=config)

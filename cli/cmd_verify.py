@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from cli.asv_adapter import AsvRules
+from cli.games import game_of_log
 from cli.log_tools import EXIT_UNREADABLE, players, unreadable
 from protocol.verify import verify_log
 
@@ -19,7 +19,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    report, session = verify_log(args.log, AsvRules())
+    game = game_of_log(args.log)  # the log's first hello names the game (SPEC §47.6)
+    report, session = verify_log(args.log, game.rules())
     if unreadable(args.log, session):
         if args.json:
             print(json.dumps({"valid": None, "readable": False, "reason": report.reason,
@@ -29,7 +30,7 @@ def run(args) -> int:
         return EXIT_UNREADABLE
     if args.json:
         out = report.to_json()
-        out["names"] = players(session)
+        out["names"] = players(session, game.seat_colours)
         print(json.dumps(out, sort_keys=True))
         return report.exit_code
     if report.valid:
@@ -41,7 +42,7 @@ def run(args) -> int:
         print(f"INVALID at seq {where} by {report.author or '?'}: {report.reason}")
         print(f"{report.events} events accepted before it; head {report.head}")
     if report.players:
-        print("players (seat order): " + ", ".join(players(session)))
+        print("players (seat order): " + ", ".join(players(session, game.seat_colours)))
     if report.valid and report.aborted:
         print(f"game aborted: {report.aborted[len('abort: '):]}")
     if report.valid and report.scores is not None:

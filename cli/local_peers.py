@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from cli.asv_adapter import AsvRules, bot_agent
+from cli.games import GAMES, Game
 from protocol.identity import Identity
 from protocol.local_game import run_local
 from protocol.logfile import LogWriter, SecretsFile
@@ -14,11 +14,11 @@ from protocol.session_peer import SessionPeer
 
 
 def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | os.PathLike,
-                     config: dict | None = None) -> dict:
-    """Play one game; every peer writes its own log. Returns a JSON-able summary."""
+                     config: dict | None = None, which: Game = GAMES["asv"]) -> dict:
+    """Play one game of `which`; every peer writes its own log. Returns a JSON-able summary."""
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
-    rules = AsvRules()
+    rules = which.rules()
     game = os.urandom(16)
     identities = [Identity.generate(f"bot{i}-{kind}") for i, kind in enumerate(kinds)]
     roster = [i.public_key_bytes for i in identities]
@@ -29,7 +29,7 @@ def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | o
         files += [log, secrets]
         # the bot of lobby peer i plays whatever seat the joint seat order gives it
         peers.append(SessionPeer(identity, rules, game, roster, dict(config or {}), log=log, secrets=secrets,
-                                 agent=bot_agent(kinds[lobby], f"{seed}/{lobby}")))
+                                 agent=which.bot_agent(kinds[lobby], f"{seed}/{lobby}")))
     start = time.perf_counter()
     try:
         events = run_local(peers)
@@ -42,6 +42,6 @@ def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | o
     return {"seed": seed, "players": players, "events": events, "seconds": round(seconds, 3),
             "game_id": game.hex(), "head": peers[0].chain.head.hex(), "heads_agree": len(heads) == 1,
             "audit": "passed" if all(p.audit and p.audit.passed for p in peers) else "failed",
-            "scores": result["scores"], "winners": result["winners"], "title": result["title"],
+            "scores": result["scores"], "winners": result["winners"], "title": result.get("title"),
             "seats": [roster.index(k) for k in peers[0].seat_keys],
             "bots": kinds, "logs": [str(f.path) for f in files[::2]]}

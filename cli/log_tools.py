@@ -26,13 +26,14 @@ def unreadable(path, session) -> bool:
         return True
 
 
-def players(session) -> list[str]:
+def players(session, colours_for=seat_colours) -> list[str]:
     """'blue alice (MFRG-…)' per seat once the seats are drawn, else per lobby place;
-    the fingerprint alone when the log carries no name."""
+    the fingerprint alone when the log carries no name. `colours_for(n)`: the game's seat
+    colours (Amazing Space Venture's by default)."""
     if session is None:
         return []
     keys = session.seat_keys or session.roster or []
-    colours = seat_colours(len(keys)) if session.seat_keys else [None] * len(keys)
+    colours = colours_for(len(keys)) if session.seat_keys else [None] * len(keys)
     out = []
     for key, colour in zip(keys, colours):
         index = session.roster.index(key) if session.roster and key in session.roster else None

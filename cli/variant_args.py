@@ -16,6 +16,11 @@ def add_variant_arguments(parser) -> None:
 
 def config_from(args) -> dict:
     """The engine's config map; refuses impossible combinations with a clear message."""
+    if getattr(args, "game", "asv") == "space-walk":
+        from cli.games import space_walk_config
+        return space_walk_config(args.variant, args.tiles_per_turn)
+    if "action-cards" in args.variant:
+        raise SystemExit("asv: --variant action-cards is a Space Walk variant (add --game space-walk)")
     config = {FLAGS[name]: True for name in args.variant}
     if args.tiles_per_turn:
         config["tiles_per_turn"] = args.tiles_per_turn

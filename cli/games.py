@@ -1,0 +1,105 @@
+"""The games the `asv` command plays, by name (SPEC §47.4): each names its session rules, its
+bots, its board renderer and its player counts. Commands take `--game NAME`; tools that read
+a log take the game from the log's first hello."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_GAME = "asv"
+
+
+@dataclass(frozen=True)
+class Game:
+    key: str               # the --game value
+    title: str
+    rules_name: str        # the session's `rules` (SPEC §26.2)
+    min_players: int
+    max_players: int
+    adapter: str           # module with the GameRules class, bot_agent and render_board
+    rules_class: str
+    variants: tuple[str, ...]
+
+    def module(self):
+        return importlib.import_module(self.adapter)
+
+    def rules(self):
+        return getattr(self.module(), self.rules_class)()
+
+    def bot_agent(self, kind: str, seed: str):
+        return self.module().bot_agent(kind, seed)
+
+    def render(self, state) -> str:
+        return self.module().render_board(state)
+
+    def seat_colours(self, players: int) -> tuple[str, ...]:
+        if self.key == "space-walk":
+            from space_walk.orbit import COLOURS
+            return COLOURS[:players]
+        from p2p_asv.geometry import seat_colours
+        return seat_colours(players)
+
+    def bots(self) -> tuple[str, ...]:
+        if self.key == "space-walk":
+            from space_walk.bots import BOTS
+        else:
+            from p2p_asv.bots import BOTS
+        return tuple(BOTS)
+
+    def check_players(self, players: int, command: str = "asv") -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise SystemExit(f"{command}: {self.title} is for {self.min_players} to {self.max_players} "
+                             f"players, not {players}")
+
+
+GAMES = {
+    "asv": Game("asv", "Amazing Space Venture", "amazing-space-venture/2", 1, 4, "cli.asv_adapter",
+                "AsvRules", ("nine-planets", "role-play", "partnership", "advanced")),
+    "space-walk": Game("space-walk", "Space Walk", "space-walk/1", 2, 5, "cli.sw_adapter",
+                       "SpaceWalkRules", ("action-cards",)),
+}
+BY_RULES_NAME = {g.rules_name: g for g in GAMES.values()}
+
+
+def add_game_argument(parser) -> None:
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES),
+                        help="which game: asv (Amazing Space Venture, default) or space-walk")
+
+
+def game_of(args) -> Game:
+    return GAMES[getattr(args, "game", DEFAULT_GAME) or DEFAULT_GAME]
+
+
+def space_walk_config(variants: list[str], tiles_per_turn: int = 0) -> dict:
+    """The Space Walk config map from --variant names (SPEC §44.1)."""
+    wrong = [v for v in variants if v != "action-cards"]
+    if wrong or tiles_per_turn:
+        what = f"--variant {wrong[0]}" if wrong else "--tiles-per-turn"
+        raise SystemExit(f"asv: {what} is an Amazing Space Venture option; "
+                         "Space Walk has --variant action-cards")
+    return {"action_cards": True} if variants else {}
+
+
+def rules_name_of_log(path: str | Path) -> str | None:
+    """The `rules` of a log's first hello, or None when the log has no readable hello (the
+    verifier then reports that log's own problem)."""
+    from protocol.errors import ProtocolError
+    from protocol.events import parse_event
+    from protocol.logfile import scan_log
+    try:
+        scan = scan_log(path)
+        first = parse_event(scan.records[0], expected_game=scan.game) if scan.records else None
+    except (ProtocolError, OSError, ValueError):
+        return None
+    if first is None or first.kind != "hello" or not isinstance(first.body, dict):
+        return None
+    name = first.body.get("rules")
+    return name if isinstance(name, str) else None
+
+
+def game_of_log(path: str | Path) -> Game:
+    """The game a log was played under. A log without a readable hello, or naming rules this
+    program does not know, is checked as the default game: the verifier then names its
+    problem (for unknown rules: the first hello's game is not this one)."""
+    return BY_RULES_NAME.get(rules_name_of_log(path), GAMES[DEFAULT_GAME])
