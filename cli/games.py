@@ -14,7 +14,6 @@ DEFAULT_GAME = "asv"
 class Game:
     key: str               # the --game value
     title: str
-    rules_name: str        # the session's `rules` (SPEC §26.2)
     min_players: int
     max_players: int
     adapter: str           # module with the GameRules class, bot_agent and render_board
@@ -23,6 +22,11 @@ class Game:
 
     def module(self):
         return importlib.import_module(self.adapter)
+
+    @property
+    def rules_name(self) -> str:
+        """The session's `rules` (SPEC §26.2), as the adapter names it."""
+        return self.module().RULES_NAME
 
     def rules(self):
         return getattr(self.module(), self.rules_class)()
@@ -54,12 +58,18 @@ class Game:
 
 
 GAMES = {
-    "asv": Game("asv", "Amazing Space Venture", "amazing-space-venture/2", 1, 4, "cli.asv_adapter",
+    "asv": Game("asv", "Amazing Space Venture", 1, 4, "cli.asv_adapter",
                 "AsvRules", ("nine-planets", "role-play", "partnership", "advanced")),
-    "space-walk": Game("space-walk", "Space Walk", "space-walk/1", 2, 5, "cli.sw_adapter",
+    "space-walk": Game("space-walk", "Space Walk", 2, 5, "cli.sw_adapter",
                        "SpaceWalkRules", ("action-cards",)),
 }
-BY_RULES_NAME = {g.rules_name: g for g in GAMES.values()}
+
+
+def by_rules_name(name: str | None) -> Game | None:
+    for game in GAMES.values():
+        if game.rules_name == name:
+            return game
+    return None
 
 
 def add_game_argument(parser) -> None:
@@ -102,4 +112,4 @@ def game_of_log(path: str | Path) -> Game:
     """The game a log was played under. A log without a readable hello, or naming rules this
     program does not know, is checked as the default game: the verifier then names its
     problem (for unknown rules: the first hello's game is not this one)."""
-    return BY_RULES_NAME.get(rules_name_of_log(path), GAMES[DEFAULT_GAME])
+    return by_rules_name(rules_name_of_log(path)) or GAMES[DEFAULT_GAME]

@@ -8,8 +8,8 @@ FLAGS = {"nine-planets": "nine_planets", "role-play": "role_play", "partnership"
 
 
 def add_variant_arguments(parser) -> None:
-    parser.add_argument("--variant", action="append", default=[], choices=sorted(FLAGS),
-                        help="play a rulebook variant (repeat for several)")
+    parser.add_argument("--variant", action="append", default=[], choices=sorted([*FLAGS, "action-cards"]),
+                        help="play a rulebook variant (repeat for several); space-walk: action-cards")
     parser.add_argument("--tiles-per-turn", type=int, default=None, choices=range(1, 4), metavar="N",
                         help="tiles drawn a turn, 1-3 (default: the rulebook's 3 or 2)")
 

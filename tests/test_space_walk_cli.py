@@ -123,3 +123,19 @@ def test_a_log_of_an_unknown_game_is_invalid_and_named(logs, tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", str(tmp_path / "other.asvlog")]) == 1
     assert "no-such-game/1" in capsys.readouterr().out
+
+
+def test_the_registry_follows_the_adapters():
+    from cli.asv_adapter import RULES_NAME as ASV
+    from cli.games import GAMES, by_rules_name
+    from cli.sw_adapter import RULES_NAME as SW
+    assert by_rules_name(ASV) is GAMES["asv"] and by_rules_name(SW) is GAMES["space-walk"]
+    assert by_rules_name("chess/1") is None
+    assert GAMES["space-walk"].seat_colours(5) == ("blue", "yellow", "green", "red", "purple")
+
+
+def test_verify_names_players_by_the_logs_colours(logs, capsys):
+    capsys.readouterr()
+    assert main(["verify", str(logs[0])]) == 0
+    out = capsys.readouterr().out
+    assert "blue bot" in out and "yellow bot" in out
