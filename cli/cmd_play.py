@@ -7,14 +7,16 @@ import sys
 from p2p_asv.bots import BOTS
 from p2p_asv.geometry import COLOURS, seat_colours
 
+from .games import add_game_argument, game_of
 from .local_game import LocalGame
 from .variant_args import add_variant_arguments, config_from
 from .repl import Repl, default_history
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--players", type=int, default=2, choices=range(1, 5), metavar="N",
-                        help="seats in the game, 1-4 (default 2)")
+    add_game_argument(parser)
+    parser.add_argument("--players", type=int, default=2, metavar="N",
+                        help="seats in the game, 1-4; space-walk 2-5 (default 2)")
     parser.add_argument("--seat", default="0", metavar="K",
                         help="your seat: 0..N-1 (0 moves first) or a colour (default 0)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
@@ -53,6 +55,10 @@ def bot_kinds(text: str, players: int, seat: int) -> list[str | None]:
 
 
 def run(args) -> int:
+    game_of(args).check_players(args.players, "asv play")
+    if game_of(args).key == "space-walk":
+        from .sw_commands import play_local
+        return play_local(args)
     seat = seat_number(args.seat, args.players)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     driver = LocalGame(args.players, seat, seed, bot_kinds(args.bots, args.players, seat),

@@ -40,3 +40,43 @@ def catalog_lines() -> list[str]:
 
 def catalog_json() -> str:
     return json.dumps(catalog(), sort_keys=True, separators=(",", ":"))
+
+
+def seat_of(text: str, players: int) -> int:
+    """--seat as a number 0..N-1 or a Space Walk colour."""
+    from space_walk.orbit import COLOURS
+    colours = COLOURS[:players]
+    if text.lower() in colours:
+        return colours.index(text.lower())
+    if text.isascii() and text.isdigit() and int(text) < players:
+        return int(text)
+    raise SystemExit(f"asv play: --seat must be 0..{players - 1} or one of {', '.join(colours)}")
+
+
+def play_local(args, *, input=None, output=None, history=None) -> int:
+    """`asv play --game space-walk`: your seat against bots in the Space Walk REPL."""
+    import secrets
+    import sys
+
+    from space_walk.bots import BOTS
+
+    from .repl import default_history
+    from .sw_local import SwLocalGame
+    from .sw_repl import SwRepl
+    from .variant_args import config_from
+
+    seat = seat_of(args.seat, args.players)
+    names = args.bots.split(",")
+    if len(names) == 1:
+        names = names * (args.players - 1)
+    if len(names) != args.players - 1 or any(n not in BOTS for n in names):
+        raise SystemExit(f"asv play: name {args.players - 1} bots from {', '.join(BOTS)}")
+    kinds: list[str | None] = list(names)
+    kinds.insert(seat, None)
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    driver = SwLocalGame(args.players, seat, seed, kinds, config_from(args))
+    print(f"seed {seed} (replay this game with --seed {seed})")
+    color = not args.no_color and sys.stdout.isatty() and output is None
+    repl = SwRepl(driver, color=color, input=input, output=output, history=history or default_history())
+    play_local.last_repl = repl
+    return repl.run()

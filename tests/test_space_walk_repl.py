@@ -1,0 +1,61 @@
+"""The Space Walk REPL (SPEC §48) through prompt_toolkit's pipe input: a whole game, the ring,
+completion, help rules, refusals."""
+from __future__ import annotations
+
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from cli.repl import default_history
+from cli.sw_local import SwLocalGame
+from cli.sw_repl import SwCompleter, SwRepl
+
+
+class ScriptedSwRepl(SwRepl):
+    MAX_LINES = 400
+
+    def __init__(self, driver, pipe, script) -> None:
+        super().__init__(driver, input=pipe, output=DummyOutput(), color=False, history=default_history(True))
+        self.pipe, self.script, self.typed = pipe, script, []
+
+    def read_line(self) -> str:
+        assert len(self.typed) < self.MAX_LINES, self.typed[-5:]
+        line = self.script(self)
+        self.typed.append(line)
+        self.pipe.send_text(line + "\r")
+        return super().read_line()
+
+
+def test_a_whole_game_in_the_repl():
+    driver = SwLocalGame(2, 1, seed=3, bots=["random", None])
+    extra = ["help rules", "help", "board", "legal", "look 7", "look 99", "place L 7", "place Q 1", "help twice"]
+
+    def script(repl):
+        return extra.pop(0) if extra else "1"
+
+    with create_pipe_input() as pipe:
+        repl = ScriptedSwRepl(driver, pipe, script)
+        assert repl.run() == 0
+    said = "\n".join(repl.transcript)
+    assert driver.is_over() and "Game over" in said
+    assert "only ships still in orbit score" in said                # help rules
+    assert "14 (@) hole" in said and " 7 (@) hole" in said           # the ring with both holes
+    assert "place L: 1 2 3 4 5 6 8" in said                          # grouped legal list
+    assert "square 7 is a black hole" in said and "look needs a square 1..14" in said
+    assert "not allowed: square 7 is a black hole" in said and "not understood" in said
+    assert "twice: do that twice" in said
+    assert "blue (random bot): place" in said and "you: place" in said
+
+
+def test_completion_offers_the_legal_actions_and_help_topics():
+    driver = SwLocalGame(3, 0, seed=1, bots="greedy", config={"action_cards": True})
+    completer = SwCompleter(driver)
+
+    def complete(text):
+        return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+
+    assert complete("place S 2") == ["place S 2", "place S 20"]
+    assert complete("help r") == ["help rules"]
+    assert "help copy" in complete("help ")
+    assert complete("boa") == ["board"]
