@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ __all__ = ["Invite", "parse_invite", "Printer", "scoreboard", "exit_code", "make
            "host_game", "join_game", "write_timings", "run_peer", "user_error"]
 
 INVITE_PREFIX = "asv join "
+FINGERPRINT = re.compile(r"[A-Z2-7]{4}(-[A-Z2-7]{4}){3}")   # SPEC §20.2
 # Failures a user can cause or fix (unreachable address, port in use, refused key, bad
 # log...): reported in one line, exit 1. Anything else is a bug and keeps its traceback.
 EXPECTED_ERRORS = (ProtocolError, OSError, ValueError, NotInRoster, ResumeError)
@@ -69,7 +71,9 @@ def parse_invite(text: str) -> Invite:
             raise ValueError(f"game id {parts[1]!r} is not hex") from None
         if len(game) not in (16, 32):
             raise ValueError("a game id is 16 or 32 bytes (32 or 64 hex digits)")
-    creator = parts[2] if len(parts) > 2 else None
+    creator = parts[2].upper() if len(parts) > 2 else None
+    if creator is not None and not FINGERPRINT.fullmatch(creator):
+        raise ValueError(f"{parts[2]!r} is not a key fingerprint (XXXX-XXXX-XXXX-XXXX)")
     if len(parts) > 3:
         raise ValueError("an invite is HOST:PORT/GAMEID/FINGERPRINT")
     return Invite(host, int(port), game, creator)
@@ -203,7 +207,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         for i in range(args.bots):
             bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), AsvRules(), game, args.log_dir,
                        agent=_agent(args.bot_kind, f"{args.seed or game.hex()}/{i + 1}"), options=_options(args, None),
-                       on_note=(bot_printer or Printer(None)).say)
+                       on_note=(bot_printer or Printer(None)).say, creator=identity.public_key_bytes)
             bot.options.port = 0
             await nursery.start(bot.run)
             await bot.connect("127.0.0.1", port)
@@ -264,13 +268,15 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                             agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}"))
         printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")
     else:
-        if invite.game is None:
-            raise SystemExit("asv join: the address needs the game id (HOST:PORT/GAMEID), or use --resume LOG")
+        if invite.game is None or invite.creator is None:
+            raise SystemExit("asv join: the invite needs the game id and the creator's fingerprint "
+                             "(HOST:PORT/GAMEID/FINGERPRINT, as `asv host` prints it), or use --resume LOG")
         identity = make_identity(args.key, args.name or "player")
         game = invite.game
         keep_fresh_key(identity, args.key, args.log_dir, game)
     node = Node(identity, rules, game, args.log_dir, agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}"),
-                options=_options(args, None), peer=peer, on_applied=printer.applied, on_note=printer.say)
+                options=_options(args, None), peer=peer, on_applied=printer.applied, on_note=printer.say,
+                creator=invite.creator)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
         key = await node.connect(invite.host, invite.port)

@@ -20,6 +20,7 @@ from protocol.abort import abort_writers, make_abort
 from protocol.errors import EventError, ReplayedEvent
 from protocol.events import SignedEvent, parse_event
 from protocol.game_rules import Agent, GameRules
+from protocol.lobby import creator_key_matches, first_hello_problem
 from protocol.identity import Identity, fingerprint
 from protocol.logfile import LogWriter, SecretsFile, secrets_path
 from protocol.mesh import Mesh
@@ -112,9 +113,14 @@ class Node:
                  peer: SessionPeer | None = None, config: dict | None = None,
                  on_applied: Callable[["Node", SignedEvent, str], None] | None = None,
                  on_note: Callable[[str], None] | None = None,
-                 make_session: Callable[..., SessionPeer] | None = None) -> None:
+                 make_session: Callable[..., SessionPeer] | None = None,
+                 creator: bytes | str | None = None) -> None:
         self.identity = identity
         self.me = identity.public_key_bytes
+        # Whose first hello fixes the roster (SPEC §29.2): a joiner knows the creator's key
+        # or fingerprint from the invite; None means this node is the creator and adopts
+        # no roster from anyone.
+        self.creator = self.me if creator is None else creator
         self.rules = rules
         self.game = bytes(game)
         self.log_dir = Path(log_dir) if log_dir is not None else None
@@ -237,6 +243,8 @@ class Node:
         if self.session is not None:
             raise RuntimeError("the game has started")
         roster = list(roster or self.lobby)
+        if not creator_key_matches(self.creator, self.me):
+            raise RuntimeError("only the creator named in the invite writes the first hello")
         if roster[0] != self.me:
             raise ValueError("the creator's key comes first in the roster")
         self._open_session(roster, self.config)
@@ -335,12 +343,15 @@ class Node:
             self.rejected.append(exc)
             return
         if self.session is None:
-            if ev.seq == 0 and ev.kind == "hello" and isinstance(ev.body.get("roster"), list) \
-                    and isinstance(ev.body.get("config"), dict):
-                self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
-            else:
+            if ev.seq != 0:
                 self._hold(ev)
                 return
+            refusal = first_hello_problem(ev, self.creator)
+            if refusal is not None:   # a forged lobby: refused, nothing adopted (SPEC §29.2)
+                self.rejected.append(refusal)
+                self.note(f"refused event: {refusal}")
+                return
+            self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
         if ev.seq > self.height:
             self._hold(ev)
             return

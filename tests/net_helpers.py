@@ -12,11 +12,12 @@ from protocol.node import Node, NodeOptions
 
 
 def bot_node(i: int, game: bytes, log_dir: Path, *, seats: int | None = None, peer=None, identity=None,
-             **opts) -> Node:
+             creator: "Node | None" = None, **opts) -> Node:
+    """A creator (no `creator` given) or a joiner of `creator`'s game (SPEC §29.2)."""
     options = NodeOptions(seats=seats, keepalive=0.5, peer_timeout=5.0, **opts)
     identity = identity or Identity.generate(f"bot{i}")
     return Node(identity, AsvRules(), game, log_dir, agent=bot_agent("greedy", f"test/{i}"),
-                options=options, peer=peer)
+                options=options, peer=peer, creator=None if creator is None else creator.identity.fingerprint)
 
 
 class Runner:
@@ -43,7 +44,7 @@ async def open_game(runner: Runner, n: int, game: bytes, log_dir: Path, **opts) 
     creator = await runner.start(bot_node(0, game, log_dir, seats=n, **opts))
     nodes = [creator]
     for i in range(1, n):
-        node = await runner.start(bot_node(i, game, log_dir, **opts))
+        node = await runner.start(bot_node(i, game, log_dir, creator=creator, **opts))
         await node.connect(*creator.mesh.address)
         nodes.append(node)
     creator.start(await creator.wait_lobby_full())

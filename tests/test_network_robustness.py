@@ -252,11 +252,11 @@ async def test_a_joiner_left_out_of_the_roster_is_told_and_disconnected(tmp_path
         async with trio.open_nursery() as nursery:
             runner = Runner(nursery)
             creator = await runner.start(bot_node(0, game, tmp_path, seats=2))
-            joiner = await runner.start(bot_node(1, game, tmp_path))
+            joiner = await runner.start(bot_node(1, game, tmp_path, creator=creator))
             await joiner.connect(*creator.mesh.address)
             roster = await creator.wait_lobby_full()
             # a late peer reaches the joiner (which admits anyone before the roster)
-            late = bot_node(2, game, tmp_path / "late")
+            late = bot_node(2, game, tmp_path / "late", creator=creator)
             failed = []
 
             async def run_late():
@@ -290,7 +290,7 @@ async def test_the_creator_vanishing_after_its_hello_ends_in_an_abort_not_a_hang
             creator = await runner.start(bot_node(0, game, tmp_path, seats=3, timeout=1.0))
             others = []
             for i in (1, 2):
-                node = await runner.start(bot_node(i, game, tmp_path, timeout=1.0))
+                node = await runner.start(bot_node(i, game, tmp_path, timeout=1.0, creator=creator))
                 await node.connect(*creator.mesh.address)
                 others.append(node)
             await wait_until(lambda: all(len(n.mesh.peer_keys()) == 2 for n in others))
