@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import secrets
-import sys
 
 from p2p_asv.bots import BOTS
 from p2p_asv.geometry import COLOURS, seat_colours
@@ -10,7 +9,7 @@ from p2p_asv.geometry import COLOURS, seat_colours
 from .games import add_game_argument, game_of
 from .local_game import LocalGame
 from .variant_args import add_variant_arguments, config_from
-from .repl import Repl, default_history
+from .repl import Repl, default_history, use_colour
 
 
 def add_arguments(parser) -> None:
@@ -64,5 +63,5 @@ def run(args) -> int:
     driver = LocalGame(args.players, seat, seed, bot_kinds(args.bots, args.players, seat),
                        config_from(args))
     print(f"seed {seed} (replay this game with --seed {seed})")
-    repl = Repl(driver, color=not args.no_color and sys.stdout.isatty(), history=default_history())
+    repl = Repl(driver, color=use_colour(args.no_color), history=default_history())
     return repl.run()

@@ -13,6 +13,7 @@ from p2p_asv.setup import new_game
 from p2p_asv.state import CHANCE, GameState
 from p2p_asv.view import PlayerView
 
+from .narrate import before, score_lines
 from .repl import Happened
 
 MAX_EVENTS_BETWEEN_TURNS = 100_000  # a bot loop that never hands back is a bug; fail loudly
@@ -40,6 +41,7 @@ class LocalGame:
         colours = seat_colours(players)
         self.labels = [("you" if s == seat else f"{self._bots[s].name} bot") for s in range(players)]
         self.colours = list(colours)
+        self._own: list[Happened] = []   # this seat's applied actions, told with the next events
 
     # -- SeatDriver ---------------------------------------------------------------------------
     def state(self) -> GameState:
@@ -62,14 +64,19 @@ class LocalGame:
         validates before it mutates). Any other failure restores a snapshot and re-raises."""
         snapshot = self._state.clone()
         try:
-            apply(self._state, self.seat, action)
+            self._own.append(self._apply(self.seat, action))
         except Exception:
             self._state = snapshot
             raise
 
+    def _apply(self, seat: int, action) -> Happened:
+        was = before(self._state)
+        apply(self._state, seat, action)
+        return Happened(seat, action, score_lines(was, self._state, action))
+
     def wait_for_turn(self) -> list[Happened]:
         """Play chance and bot events until the human is due or the game is over."""
-        happened: list[Happened] = []
+        happened, self._own = self._own, []
         while not self._state.over:
             due = to_move(self._state)
             if due == self.seat:
@@ -78,8 +85,7 @@ class LocalGame:
                 action = self._dealer.outcome(self._state, self._views)
             else:
                 action = self._bots[due].choose(self._state, self._views[due])
-            apply(self._state, due, action)
-            happened.append(Happened(due, action))
+            happened.append(self._apply(due, action))
             if len(happened) > MAX_EVENTS_BETWEEN_TURNS:
                 raise RuntimeError("the other seats did not hand the turn back")
         return happened

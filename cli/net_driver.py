@@ -20,7 +20,8 @@ from p2p_asv.state import CHANCE
 
 from .asv_adapter import AsvRules
 from .net_peer import Printer, exit_code, host_game, join_game, user_error
-from .repl import Happened, Repl, default_history
+from .narrate import before, score_lines
+from .repl import Happened, Repl, default_history, use_colour
 
 __all__ = ["RecordingRules", "NetDriver", "play_networked"]
 
@@ -28,15 +29,17 @@ STARTED = ("play", "open", "done", "aborted")
 
 
 class RecordingRules(AsvRules):
-    """AsvRules that remember every (seat, action text) the session applies, so the REPL
-    can tell the human what the other seats and the decks did."""
+    """AsvRules that remember every event the session applies (seat, action and the score
+    lines it earned), so the REPL can tell the human what the seats and the decks did."""
 
     def __init__(self) -> None:
-        self.applied: list[tuple[int, str]] = []
+        self.applied: list[Happened] = []
 
     def apply_action(self, state, seat: int, text: str) -> None:
+        was = before(state)
         super().apply_action(state, seat, text)
-        self.applied.append((seat, text))
+        action = parse_action(text)
+        self.applied.append(Happened(seat, action, score_lines(was, state, action)))
 
 
 class NetDriver:
@@ -61,7 +64,7 @@ class NetDriver:
         return (s.state.clone(), deepcopy(s.view), s.pending_obligation() == "action", self.node.over,
                 list(self.rules.applied[self._seen:]))
 
-    def _refresh(self) -> list[tuple[int, str]]:
+    def _refresh(self) -> list[Happened]:
         state, view, due, over, new = self._sync(self._take)
         self._snap = (state, view, due, over)
         self._seen += len(new)
@@ -89,9 +92,7 @@ class NetDriver:
     def wait_for_turn(self) -> list[Happened]:
         happened: list[Happened] = []
         while True:
-            for seat, text in self._refresh():
-                if seat != self.seat or seat == CHANCE:
-                    happened.append(Happened(seat, parse_action(text)))
+            happened.extend(self._refresh())
             if self._snap[2] or self._snap[3]:
                 return happened
             trio.from_thread.run(self._wait, trio_token=self.token)
@@ -152,7 +153,7 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         return 1
     printer.out = None                   # from here the REPL tells the story
     driver = NetDriver(node, token, rules)
-    use_color = (not args.no_color and sys.stdout.isatty()) if color is None else color
+    use_color = use_colour(args.no_color) if color is None else color
     repl = repl_class(driver, color=use_color, input=input, output=output,
                       history=history or default_history(), **repl_options)
     play_networked.last_repl = repl      # for tests: the transcript

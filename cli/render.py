@@ -37,6 +37,17 @@ _PATH_GLYPH = {
     (0, 1, 2): "├", (1, 2, 3): "┬", (0, 2, 3): "┤", (0, 1, 3): "┴", (0, 1, 2, 3): "┼",
 }
 
+# Without colour (NO_COLOR, --no-color) seats are told apart by letters (SPEC §31.6).
+LETTER = {"blue": "B", "yellow": "Y", "green": "G", "red": "R"}
+FULL_BOARD_ROWS = 36   # terminal rows the two-line board needs with prompt and toolbar
+
+LETTERS_LEGEND = ("letters: B1 = blue's ship s1 (Y yellow, G green, R red); b▲ station  b• probe  "
+                  "b† pirate;\n         B○→B: planet owned by blue")
+COMPACT_LEGEND = ("4○ planet worth 4 (owned: colour or letter)  ≈ galaxy  ☼ sun  @ worm hole\n"
+                  "4th character: s ship, ▲ station, • probe, † pirate, + several; look SQ for more")
+COMPACT_LETTERS = ("4○ planet worth 4 (4B: blue's)  ≈ galaxy  ☼ sun  @ worm hole\n"
+                   "4th character: B blue's ship, b a blue piece, + several; look SQ for more")
+
 LEGEND = ("legend: 4○ planet worth 4 (● owned, owner's colour)  ≈ galaxy  │┌┼ space paths  ☼ sun\n"
           "        @ worm hole  BH black hole  ·· deep space  · empty (sector colour)\n"
           "        s1 ship  ▲ station  • probe  † pirate (pieces in their owner's colour)")
@@ -73,7 +84,12 @@ def seat_label(state: GameState, seat: int) -> str:
 
 
 # -- the board --------------------------------------------------------------------------------
-def _tile_fragments(state: GameState, sq: Square) -> list[tuple[str, str]]:
+def seat_mark(colour: str, letters: bool) -> str:
+    """' [B]' after a colour name when seats are told apart by letters, else nothing."""
+    return f" [{LETTER[colour]}]" if letters else ""
+
+
+def _tile_fragments(state: GameState, sq: Square, letters: bool = False) -> list[tuple[str, str]]:
     """The first line of a square: path glyph, then the tile's main feature, CELL wide."""
     placed = state.board.tile_at(sq)
     if placed is None:
@@ -94,7 +110,8 @@ def _tile_fragments(state: GameState, sq: Square) -> list[tuple[str, str]]:
             if record is None:
                 out.append((PLANET_STYLE, "○"))
             else:
-                out.append((STYLE[colour_of(state, record.owner)] + " bold", "●"))
+                owner = colour_of(state, record.owner)
+                out.append((STYLE[owner] + " bold", LETTER[owner] if letters else "●"))
         filler = CELL - 2 - len(tile.planets)
     elif tile.black_hole:
         out.append(("fg:ansiwhite bold", "BH"))
@@ -113,17 +130,37 @@ def _tile_fragments(state: GameState, sq: Square) -> list[tuple[str, str]]:
     return out
 
 
-def _piece_fragments(state: GameState, sq: Square) -> list[tuple[str, str]]:
-    """The second line of a square: ships, then stations, probes and pirates, CELL wide."""
+def _pieces(state: GameState, sq: Square, letters: bool) -> list[tuple[str, str]]:
+    """Ships, then stations, probes and pirates on a square, each in its owner's colour; with
+    letters, a ship is its owner's capital and number (B1) and a piece follows a small letter."""
     pieces: list[tuple[str, str]] = []
     for ship in state.ships.values():
         if ship.square == sq:
-            pieces.append((STYLE[colour_of(state, ship.owner)] + " bold", f"s{ship.id}"))
+            owner = colour_of(state, ship.owner)
+            pieces.append((STYLE[owner] + " bold", f"{LETTER[owner] if letters else 's'}{ship.id}"))
     for p in state.players:
-        style = STYLE[p.colour]
-        pieces += [(style, "▲") for s in p.stations if s == sq]
-        pieces += [(style, "•") for s, _ in p.probes if s == sq]
-        pieces += [(style, "†") for s, _ in p.pirates if s == sq]
+        style, tag = STYLE[p.colour], LETTER[p.colour].lower() if letters else ""
+        pieces += [(style, tag + "▲") for s in p.stations if s == sq]
+        pieces += [(style, tag + "•") for s, _ in p.probes if s == sq]
+        pieces += [(style, tag + "†") for s, _ in p.pirates if s == sq]
+    return pieces
+
+
+def _compact_mark(state: GameState, sq: Square, letters: bool) -> tuple[str, str]:
+    """One character for the pieces on a square in the compact board: the first piece's
+    mark (a ship as its owner's letter or 's'), '+' for several, ' ' for none."""
+    pieces = _pieces(state, sq, letters)
+    if not pieces:
+        return ("", " ")
+    if len(pieces) > 1:
+        return ("bold", "+")
+    style, text = pieces[0]
+    return (style, text[0] if letters or text.startswith("s") else text[-1])
+
+
+def _piece_fragments(state: GameState, sq: Square, letters: bool = False) -> list[tuple[str, str]]:
+    """The second line of a square: ships, then stations, probes and pirates, CELL wide."""
+    pieces = _pieces(state, sq, letters)
     out, width = [], 0
     for style, text in pieces:
         if width + len(text) > CELL:
@@ -135,8 +172,12 @@ def _piece_fragments(state: GameState, sq: Square) -> list[tuple[str, str]]:
     return out
 
 
-def board(state: GameState, highlight: tuple[Square, ...] = ()) -> FormattedText:
-    """The 13x13 board, two lines a square; squares placed this turn are underlined."""
+def board(state: GameState, highlight: tuple[Square, ...] = (), *, compact: bool = False,
+          letters: bool = False) -> FormattedText:
+    """The 13x13 board, two lines a square; squares placed this turn are underlined.
+    `compact`: one line a square (fits 80x24, SPEC §31.6); `letters`: seats by letter."""
+    if compact:
+        return _compact_board(state, highlight, letters)
     c = Canvas()
     c.add("    ")
     for col in COLUMNS:
@@ -147,7 +188,7 @@ def board(state: GameState, highlight: tuple[Square, ...] = ()) -> FormattedText
             c.add(f"{row + 1:>2}  " if line == 0 else "    ", LABEL)
             for col in range(SIZE):
                 sq = (col, row)
-                frags = _tile_fragments(state, sq) if line == 0 else _piece_fragments(state, sq)
+                frags = _tile_fragments(state, sq, letters) if line == 0 else _piece_fragments(state, sq, letters)
                 if sq in highlight and line == 0:
                     frags = [(s + " underline", t) for s, t in frags]
                 c.parts.extend(frags)
@@ -160,6 +201,34 @@ def board(state: GameState, highlight: tuple[Square, ...] = ()) -> FormattedText
         c.add(f"{col:<{CELL + 1}}", LABEL)
     c.line()
     c.line(LEGEND, DIM)
+    if letters:
+        c.line(LETTERS_LEGEND, DIM)
+    return c.text()
+
+
+def _compact_board(state: GameState, highlight: tuple[Square, ...], letters: bool) -> FormattedText:
+    """One line a square: the tile's first three characters and a piece mark (16 lines)."""
+    c = Canvas()
+    c.add("   ")
+    for col in COLUMNS:
+        c.add(f"{col:<{CELL + 1}}", LABEL)
+    c.line()
+    for row in range(SIZE):
+        c.add(f"{row + 1:>2} ", LABEL)
+        for col in range(SIZE):
+            sq = (col, row)
+            frags, width = [], 0
+            for style, text in _tile_fragments(state, sq, letters):
+                keep = text[:CELL - 1 - width]
+                if keep:
+                    frags.append((style + (" underline" if sq in highlight else ""), keep))
+                    width += len(keep)
+            frags.append(("", " " * (CELL - 1 - width)))
+            frags.append(_compact_mark(state, sq, letters))
+            c.parts.extend(frags)
+            c.add(" ")
+        c.line(f"{row + 1}", LABEL)
+    c.line(COMPACT_LETTERS if letters else COMPACT_LEGEND, DIM)
     return c.text()
 
 
@@ -258,23 +327,45 @@ def whose_move(state: GameState, seat: int) -> str:
     return f"{who} to play"
 
 
-def toolbar(state: GameState, view: PlayerView) -> FormattedText:
-    """Bottom toolbar: turn, whose move, phase, scores; then the hand in short form."""
-    c = Canvas()
+def _fit(parts: list[tuple[str, str]], width: int) -> list[tuple[str, str]]:
+    """Cut styled fragments to `width` characters, ending in '…' when something was cut."""
+    out, used = [], 0
+    for style, text in parts:
+        if used + len(text) > width:
+            out.append((style, text[:max(0, width - used - 1)] + "…"))
+            return out
+        out.append((style, text))
+        used += len(text)
+    return out
+
+
+def toolbar(state: GameState, view: PlayerView, *, width: int = 80, status: str = "",
+            letters: bool = False) -> FormattedText:
+    """Bottom toolbar, each line cut to the terminal's width (SPEC §31.6): turn, whose move,
+    phase, scores and tiles left; the hand in short form; then any status from the network
+    (peers, clock)."""
     me = state.players[view.seat]
-    c.add(f" turn {state.turn} ", "bold")
-    c.add(f"· {colour_of(state, state.active)}'s turn · {phase_text(state)} · {whose_move(state, view.seat)} · ")
-    for p in state.players:
-        c.add(f"{p.colour[0].upper()}{p.score} ", STYLE[p.colour] + " bold")
-    c.add(f"· tiles left {state.tiles_left()}\n")
-    c.add(f" you are {me.colour}: ", "bold")
+    scores = [(STYLE[p.colour] + " bold", f"{LETTER[p.colour]}{p.score} ") for p in state.players]
+    head = [("bold", f" T{state.turn} "), ("", f"· {whose_move(state, view.seat)} · {phase_text(state)} · ")]
+    tail = [("", f"· tiles {state.tiles_left()}")]
+    line1 = head + scores + tail
+    if sum(len(t) for _, t in line1) > width:      # the scores and the tiles matter most
+        line1 = [("bold", f" T{state.turn} ")] + scores + tail + [("", f" · {phase_text(state)}")]
     cards = []
     for h in me.hand:
         name = view.name_of(h, state.names)
         card = CARD_BY_NAME.get(name) if name else None
         value = f"({card.value})" if card is not None and card.value is not None else ""
         cards.append(f"#{h} {name or '?'}{value}")
-    c.add(", ".join(cards) if cards else "(no cards)")
+    line2 = [("bold", f" {me.colour}{seat_mark(me.colour, letters)}: "),
+             ("", ", ".join(cards) if cards else "(no cards)")]
+    c = Canvas()
+    c.parts.extend(_fit(line1, width - 1))
+    c.add("\n")
+    c.parts.extend(_fit(line2, width - 1))
+    if status:
+        c.add("\n")
+        c.parts.extend(_fit([("", " " + status)], width - 1))
     return c.text()
 
 

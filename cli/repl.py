@@ -7,7 +7,10 @@ prints what the engine says when it refuses an action.
 """
 from __future__ import annotations
 
+import difflib
 import os
+import re
+import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,14 +33,17 @@ from p2p_asv.state import CHANCE, GameState
 from p2p_asv.tiles import TILE_BY_ID, distinct_rotations, shown_sides
 from p2p_asv.view import PlayerView
 
-from . import render
+from . import explain, narrate, render
+from .help_topics import topic, topic_names
 
 
 @dataclass(frozen=True)
 class Happened:
-    """One event applied by someone else: seat CHANCE (-1) for a deck operation."""
+    """One event applied: seat CHANCE (-1) for a deck operation. `notes` are the lines the
+    event earns besides its own (score changes with their reasons, SPEC §31.3)."""
     seat: int
     action: object
+    notes: tuple[str, ...] = ()
 
 
 class SeatDriver(Protocol):
@@ -55,14 +61,16 @@ class SeatDriver(Protocol):
 
 COMMANDS = {
     "help": "help                list commands and the action notation\n"
-            "help NAME           a card's effect (e.g. help water), a tile id or a special quest",
+            "help rules          the game in short; also help move, help station, help ships ...\n"
+            "help NAME | help #N a card's effect (help water, help #81), a tile id or a quest",
     "board": "board               draw the board",
     "hand": "hand                your cards, quests and the tiles you still have to place",
     "scores": "scores              scores, hands, ships and pieces of every seat",
     "legal": "legal [PREFIX]      the actions you may take now (those starting with PREFIX),\n"
              "                    numbered; type a number to play one",
-    "look": "look SQUARE         what is on a square, e.g. look D-4\n"
+    "look": "look SQUARE         what is on a square, e.g. look D-4 (or d4)\n"
             "look #T             a drawn tile's sides in each rotation, e.g. look #12",
+    "history": "history [N]         the last N lines of what happened (default 20)",
     "quit": "quit                leave the game (also Ctrl-D)",
 }
 
@@ -82,7 +90,9 @@ Actions (type them, or press Tab to complete the legal ones):
   discard #C               discard a card                            phase 4
   draw refuel | draw port  draw a card                               phase 5
   next                     end this phase (in phase 5: end your turn)
-Squares are like D-4 (column A-M, row 1-13); cards and tiles are named by handle (#12)."""
+Squares are like D-4 or d4 (column A-M, row 1-13); cards and tiles are named by handle (#12).
+"""
+NOTATION += textwrap.fill("Topics: help " + ", ".join(topic_names()), 78, subsequent_indent="  ")
 
 
 LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
@@ -133,13 +143,46 @@ def default_history(testing: bool = False) -> History:
         return InMemoryHistory()
 
 
+SQUARE_TOKEN = re.compile(r"^([A-Ma-m])-?(\d{1,2})(/\d)?$")
+CONFIRM_WORDS = ("y", "yes")
+ACTION_WORDS = ("draw-tile", "place", "scrap", "ship", "upgrade", "extra", "probe", "station", "pirate",
+                "score-station", "quest", "move", "discover", "binary", "env", "life", "explorer",
+                "pass", "discard", "draw", "next")
+HISTORY_KEEP = 500
+
+
+def use_colour(no_color_flag: bool) -> bool:
+    """Colour only on a terminal, and never under --no-color or NO_COLOR (no-color.org)."""
+    return not no_color_flag and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+
+
+def natural_key(text: str) -> list:
+    """Sort key that puts A-2 before A-12 and #9 before #10 (SPEC §31.6)."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def normal_squares(text: str) -> str:
+    """Words that name a square in any usual way (d4, D4, d-4) become the notation's D-4."""
+    out = []
+    for word in text.split():
+        m = SQUARE_TOKEN.match(word)
+        out.append(f"{m.group(1).upper()}-{m.group(2)}{m.group(3) or ''}" if m else word)
+    return " ".join(out)
+
+
 class Repl:
+    """The seat's REPL. `run()` reads and plays line by line (the local game, whose bots
+    answer at once); cli.repl_live.LiveRepl reads while the network plays (SPEC §31)."""
+
     def __init__(self, driver: SeatDriver, *, color: bool = True, input=None, output=None,
                  history: History | None = None) -> None:
         self.driver = driver
         self.color = color
         self.output = output
         self.transcript: list[str] = []     # plain text of everything said, for tests and logs
+        self.happened: list[str] = []       # what the game did, for `history`
+        self.status: dict[str, str] = {}    # toolbar items pushed by the driver (clock, peers)
+        self.confirm: tuple[str, object] | None = None   # a question before an irreversible step
         self._shown_board = ""
         self.session = PromptSession(
             input=input, output=output, history=history or InMemoryHistory(),
@@ -156,33 +199,54 @@ class Repl:
         else:
             print_formatted_text(plain, end="", output=self.output)
 
+    def width(self) -> int:
+        try:
+            return self.session.output.get_size().columns or 80
+        except Exception:  # noqa: BLE001 - a dummy or closed output: assume a small terminal
+            return 80
+
+    def height(self) -> int:
+        try:
+            return self.session.output.get_size().rows or 24
+        except Exception:  # noqa: BLE001
+            return 24
+
     def _toolbar(self):
-        ft = render.toolbar(self.driver.state(), self.driver.view())
+        ft = render.toolbar(self.driver.state(), self.driver.view(), width=self.width(),
+                            status=" · ".join(self.status.values()), letters=not self.color)
         return ft if self.color else render.plain(ft)
 
-    def show_board(self) -> None:
+    def board_text(self) -> FormattedText:
         state = self.driver.state()
-        ft = render.board(state, tuple(state.placed_this_turn))
+        compact = self.height() < render.FULL_BOARD_ROWS
+        return render.board(state, tuple(state.placed_this_turn), compact=compact, letters=not self.color)
+
+    def show_board(self) -> None:
+        ft = self.board_text()
         self._shown_board = render.plain(ft)
         self.say(ft)
 
     def _prompt_text(self) -> str:
-        state = self.driver.state()
-        return f"{state.players[self.driver.seat].colour} {render.phase_text(state)}> "
+        if self.confirm is not None:
+            return f"{self.confirm[0]} [y/N]> "
+        return narrate.prompt(self.driver.state(), self.driver.seat, self.driver.legal())
 
     # -- the loop ------------------------------------------------------------------------------
     def read_line(self) -> str:
-        return self.session.prompt(self._prompt_text())
+        return self.session.prompt(self._prompt_text)
+
+    def welcome(self) -> None:
+        state = self.driver.state()
+        seats = ", ".join(f"{p.colour}{render.seat_mark(p.colour, not self.color)}: "
+                          f"{self.driver.labels[p.seat]}" for p in state.players)
+        self.say(f"Amazing Space Venture, {len(state.players)} players ({seats}). "
+                 "Type help for commands, help rules for the game, Tab to complete actions.", "bold")
 
     def run(self) -> int:
-        state = self.driver.state()
-        seats = ", ".join(f"{p.colour}: {self.driver.labels[p.seat]}" for p in state.players)
-        self.say(f"Amazing Space Venture, {len(state.players)} players ({seats}). "
-                 "Type help for commands, Tab to complete actions.", "bold")
+        self.welcome()
         self.catch_up()
         while not self.driver.is_over():
-            if render.plain(render.board(self.driver.state(), tuple(self.driver.state().placed_this_turn))) \
-                    != self._shown_board:
+            if render.plain(self.board_text()) != self._shown_board:
                 self.show_board()
             try:
                 line = self.read_line()
@@ -204,20 +268,38 @@ class Repl:
 
     def catch_up(self) -> None:
         """Let the others play until this seat is due, with a line for each event."""
-        for event in self.driver.wait_for_turn():
-            line = self.describe(event)
-            if line:
-                self.say(line)
+        self.tell(self.driver.wait_for_turn())
 
-    def describe(self, event: Happened) -> FormattedText | None:
+    def tell(self, events: list[Happened]) -> None:
+        for event in events:
+            for line in self.describe(event):
+                self.happened.append(render.plain(line).rstrip("\n"))
+                self.say(line)
+        del self.happened[:-HISTORY_KEEP]
+
+    def describe(self, event: Happened) -> list[FormattedText]:
+        """The lines one applied event earns: the action (not for this seat's own, already
+        echoed when typed), a hidden card dealt, then each score change with its reason."""
         state, seat = self.driver.state(), self.driver.seat
         action = event.action
-        if event.seat != CHANCE:
+        out: list[FormattedText] = []
+        if event.seat != CHANCE and event.seat != seat:
             colour = state.players[event.seat].colour
             note = _meta(state, action)
-            return FormattedText([(render.STYLE[colour] + " bold", f"{colour}"),
-                                  ("", f" ({self.driver.labels[event.seat]}): {action.text()}"
-                                       + (f"  [{note}]" if note else "") + "\n")])
+            out.append(FormattedText([
+                (render.STYLE[colour] + " bold", f"{colour}{render.seat_mark(colour, not self.color)}"),
+                ("", f" ({self.driver.labels[event.seat]}): {action.text()}"
+                     + (f"  [{note}]" if note else "") + "\n")]))
+        elif event.seat == CHANCE:
+            line = self._chance_line(action)
+            if line is not None:
+                out.append(line)
+        for text in event.notes:
+            out.append(FormattedText([("bold", f"  {text}\n")]))
+        return out
+
+    def _chance_line(self, action) -> FormattedText | None:
+        state, seat = self.driver.state(), self.driver.seat
         dim = render.DIM
         if isinstance(action, A.ChanceShuffle):
             return FormattedText([(dim, f"  (the {action.deck} deck is shuffled)\n")])
@@ -237,12 +319,21 @@ class Repl:
     def handle(self, line: str) -> bool:
         """Do what one typed line asks; False to leave the game. Never raises for bad input."""
         text = line.strip()
+        if self.confirm is not None:
+            question, action = self.confirm
+            self.confirm = None
+            if text.lower() in CONFIRM_WORDS or text.lower() == action.text():
+                self.play(action, confirmed=True)
+                return True
+            self.say("not done")
+            if text.lower() in ("", "n", "no"):
+                return True
         if not text:
             return True
         word, _, rest = text.partition(" ")
         word = word.lower()
         if word in ("quit", "exit"):
-            return False
+            return self.leave()
         if word == "help":
             self.help(rest.strip())
         elif word == "board":
@@ -252,50 +343,112 @@ class Repl:
         elif word == "scores":
             self.say(render.scores(self.driver.state()))
         elif word == "legal":
-            self.list_legal(rest.strip())
+            self.list_legal(normal_squares(rest.strip()))
         elif word == "look":
-            self.look(rest.strip())
+            self.look(normal_squares(rest.strip()))
+        elif word == "history":
+            self.history(rest.strip())
         elif text.isascii() and text.isdigit():
-            legal = self.driver.legal()
+            legal = self.legal_sorted()
             n = int(text)
-            if not 1 <= n <= len(legal):
+            if not legal:
+                self.not_your_turn()
+            elif not 1 <= n <= len(legal):
                 self.say(f"no legal action number {n} (type legal to list them)", "fg:ansired")
             else:
                 self.play(legal[n - 1])
         else:
             try:
-                action = parse_action(text)
+                action = parse_action(normal_squares(text))
             except EngineError as exc:
                 self.refused(exc)
+                self.suggest(text)
+                return True
+            if not self.driver.legal() and not self.driver.is_over():
+                self.not_your_turn()
                 return True
             self.play(action)
         return True
 
-    def play(self, action) -> None:
+    def leave(self) -> bool:
+        """`quit`: False leaves the game. LiveRepl asks first in a live game."""
+        return False
+
+    def not_your_turn(self) -> None:
+        state = self.driver.state()
+        self.say(f"not your turn: {render.whose_move(state, self.driver.seat)} "
+                 "(nothing was sent or kept; board, hand, scores and help work any time)", "fg:ansired")
+
+    def legal_sorted(self) -> list:
+        return sorted(self.driver.legal(), key=lambda a: natural_key(a.text()))
+
+    def play(self, action, *, confirmed: bool = False) -> None:
+        state = self.driver.state()
+        if isinstance(action, A.Next) and not confirmed:
+            question = explain.next_guard(state, self.driver.legal())
+            if question is not None:
+                self.confirm = (question, action)
+                self.say(f"{question} Type y (or next again) to go on, anything else to stay.")
+                return
+        phase_before = (state.turn, state.phase)
+        if not self.submit(action):
+            return
+        self.say(f"you: {action.text()}", "bold")
+        self.after_own_action(phase_before)
+
+    def submit(self, action) -> bool:
         try:
             self.driver.submit(action)
         except EngineError as exc:
-            self.refused(exc)
-            return
+            self.refused(exc, action)
+            return False
         except Exception as exc:  # an engine bug: say so, the driver kept the state
             self.say(f"internal error, state unchanged: {type(exc).__name__}: {exc}", "fg:ansired bold")
-            return
-        self.say(f"you: {action.text()}", "bold")
+            return False
+        return True
+
+    def after_own_action(self, phase_before) -> None:
         self.catch_up()
+        self.announce_phase(phase_before)
 
-    def refused(self, exc: EngineError) -> None:
-        kind = {"MalformedAction": "not understood", "OutOfTurn": "not your move",
-                "IllegalAction": "not allowed"}.get(type(exc).__name__, "refused")
-        self.say(f"{kind}: {exc}", "fg:ansired")
-
-    def list_legal(self, prefix: str = "") -> None:
-        """Numbered legal actions starting with `prefix`; a long list is grouped by its first
-        two words (e.g. every square and rotation for one tile) to fit on a screen."""
+    def announce_phase(self, phase_before) -> None:
+        """Say so when this seat's own action moved it to another phase (SPEC §31.5)."""
+        state, seat = self.driver.state(), self.driver.seat
+        if state.over or (state.turn, state.phase) == phase_before or state.active != seat:
+            return
         legal = self.driver.legal()
         if not legal:
-            self.say("nothing to do now: it is not your move")
+            return
+        if narrate.next_is_forced(state, legal):
+            self.say(f"now {render.phase_text(state)}: only next ({explain.only_next(state, seat)})")
+        else:
+            firsts = sorted({a.text().split()[0] for a in legal}, key=natural_key)
+            self.say(f"now {render.phase_text(state)}: {' / '.join(firsts)}")
+
+    def refused(self, exc: EngineError, action=None) -> None:
+        kind = {"MalformedAction": "not understood", "OutOfTurn": "not your move",
+                "IllegalAction": "not allowed"}.get(type(exc).__name__, "refused")
+        better = explain.explain(self.driver.state(), self.driver.seat, action) if action is not None else None
+        self.say(f"{kind}: {better or exc}", "fg:ansired")
+
+    def suggest(self, typed: str) -> None:
+        """A typo's nearest command or action word: 'did you mean move?'."""
+        word = typed.split()[0].lower() if typed.split() else ""
+        close = difflib.get_close_matches(word, [*COMMANDS, *ACTION_WORDS], n=1, cutoff=0.6)
+        if close:
+            self.say(f"did you mean {close[0]}? (help {close[0]})")
+
+    def list_legal(self, prefix: str = "") -> None:
+        """Numbered legal actions starting with `prefix`, in natural order; a long list is
+        grouped by its first two words (e.g. every square and rotation for one tile)."""
+        legal = self.legal_sorted()
+        if not legal:
+            self.say(f"nothing to do now: {render.whose_move(self.driver.state(), self.driver.seat)}")
             return
         state = self.driver.state()
+        if narrate.next_is_forced(state, legal):
+            self.say(f"  1. next   (the only move: {explain.only_next(state, self.driver.seat)})")
+            return
         shown = [(i, a) for i, a in enumerate(legal, 1) if a.text().startswith(prefix)]
         if not shown:
             self.say(f"no legal action starts with {prefix!r}")
@@ -311,40 +464,70 @@ class Repl:
                 key = " ".join(words[:2])
                 notes.setdefault(key, _meta(state, action))
                 groups.setdefault(key, {}).setdefault(" ".join(words[2:3]), []).extend(words[3:])
+            width = max(40, min(100, self.width() - 2))
             for key, subs in groups.items():
                 # a no-break space keeps "D-9 r0/r1" together when the line is wrapped
                 items = "  ".join((f"{sub}\u00a0{'/'.join(rest)}" if rest else sub).strip()
                                   for sub, rest in subs.items())
                 head = f"{key}" + (f" [{notes[key]}]" if notes[key] else "") + ": "
-                self.say(textwrap.fill(items, width=100, initial_indent=head, subsequent_indent="      ",
+                self.say(textwrap.fill(items, width=width, initial_indent=head, subsequent_indent="      ",
                                        break_on_hyphens=False).replace("\u00a0", " "))
             self.say(f"({len(shown)} actions; type legal PREFIX, e.g. legal {next(iter(groups))}, "
                      "for a numbered list, or Tab to complete)")
 
-    def help(self, topic: str) -> None:
-        if not topic:
+    def history(self, arg: str) -> None:
+        n = int(arg) if arg.isascii() and arg.isdigit() else 20
+        lines = self.happened[-n:] if n else []
+        self.say("\n".join(lines) if lines else "nothing has happened yet")
+
+    def help(self, topic_word: str) -> None:
+        if not topic_word:
             self.say("Commands:", "bold")
             for text in COMMANDS.values():
                 self.say("  " + text.replace("\n", "\n  "))
             self.say(NOTATION)
             return
-        name = NAMES_BY_SLUG.get(A.slug(topic))
+        if topic_word.startswith("#"):
+            self.help_handle(topic_word)
+            return
+        text = topic(topic_word)
+        if text is not None:
+            self.say(text)
+            return
+        name = NAMES_BY_SLUG.get(A.slug(topic_word))
         if name is None:
             try:
-                name = lookup(topic).name
+                name = lookup(topic_word).name
             except UnknownCard as exc:
-                self.say(f"no help on {topic!r}: {exc}", "fg:ansired")
+                self.say(f"no help on {topic_word!r}: {exc}. Try help rules, help move, help ships, "
+                         "or help #N for a card in your hand", "fg:ansired")
                 return
+        self.help_name(name)
+
+    def help_handle(self, token: str) -> None:
+        """help #N: the card or tile a handle names, when this seat may know it."""
+        digits = token[1:].split(":")[0]
+        if not (digits.isascii() and digits.isdigit()):
+            self.say(f"{token} is not a handle (cards and tiles are named #N, e.g. help #81)", "fg:ansired")
+            return
+        state = self.driver.state()
+        name = self.driver.view().name_of(int(digits), state.names)
+        if name is None:
+            self.say(f"#{digits} is hidden from you (or names nothing)", "fg:ansired")
+            return
+        self.help_name(name, prefix=f"#{digits} ")
+
+    def help_name(self, name: str, prefix: str = "") -> None:
         if name in QUEST_DECK:
             q = quest(name)
-            self.say(f"{q.name} (special quest): {q.description}")
+            self.say(f"{prefix}{q.name} (special quest): {q.description}")
             return
         if name not in CARD_BY_NAME:
             t = TILE_BY_ID[name]
-            self.say(f"tile {t.id} ({t.kind}, {t.copies} in the game): {t.note}")
+            self.say(f"{prefix}tile {t.id} ({t.kind}, {t.copies} in the game): {t.note}")
             return
         card = CARD_BY_NAME[name]
-        self.say(render.card_line(card.name), "bold")
+        self.say(prefix + render.card_line(card.name), "bold")
         self.say("  " + (card.effect or "no special effect"))
 
     def look(self, where: str) -> None:

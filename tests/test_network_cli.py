@@ -109,7 +109,7 @@ def test_repl_seat_plays_a_full_turn_against_a_bot_peer(tmp_path):
     assert any(t.startswith(("place", "scrap")) for t in typed)
     assert "you: next" in text and "left the game" in text
     bot_colour = [c for i, c in enumerate(repl.driver.colours) if i != repl.driver.seat][0]
-    assert f"{bot_colour} (bot1-greedy): draw-tile" in text        # the bot peer played its turn
+    assert f"{bot_colour} [{bot_colour[0].upper()}] (bot1-greedy): draw-tile" in text       # the bot peer played its turn
     assert "you receive: #" in text                                 # dealt to this seat only
     # the human's own log holds its signed actions and verifies as a valid prefix
     logs = [p for p in tmp_path.glob("*.asvlog")]

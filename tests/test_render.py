@@ -106,10 +106,36 @@ def test_scores_and_toolbar_show_turn_phase_and_scores():
     assert "blue" in scores and "yellow" in scores and "green" in scores
     assert "s1:Star-T Ship@D-4" in scores
     bar = render.plain(render.toolbar(state, views[0]))
-    assert "turn 1" in bar and "tiles (2 to draw)" in bar and "you to play" in bar
+    assert "T1 " in bar and "tiles (2 to draw)" in bar and "you to play" in bar
     assert "B0 Y0 G0" in bar
     first = state.players[0].hand[0]
     assert f"#{first} {views[0].name_of(first, state.names)}" in bar
+
+
+def test_80_by_24_fits_the_toolbar_and_a_compact_board():
+    """SPEC §31.6: every toolbar line fits the width; the compact board with the toolbar and
+    the prompt fits 24 rows, so its column header does not scroll away."""
+    state, views = dealt_game(4)
+    for width in (80, 60):
+        bar = render.plain(render.toolbar(state, views[0], width=width, status="clock 0:42 · bob thinking"))
+        assert all(len(line) < width for line in bar.splitlines()), bar
+        assert "tiles 79" in bar and "B0 Y0 G0 R0" in bar
+    board = render.plain(render.board(state, compact=True, letters=True)).splitlines()
+    assert len(board) + 3 + 1 <= 24 - 4          # toolbar, prompt, and room for four lines of news
+    assert max(len(line) for line in board) <= 80
+    assert board[0].split() == list("ABCDEFGHIJKLM")
+
+
+def test_without_colour_seats_are_told_apart_by_letters():
+    """SPEC §31.6: NO_COLOR / --no-color: owned planets and pieces carry the seat's letter."""
+    state, _ = dealt_game(2)            # blue (seat 0) and green (seat 1): home planets and ships
+    full = render.plain(render.board(state, letters=True))
+    assert " 4B " in full and " 4G " in full        # home planets D-4 (blue), J-10 (green)
+    assert "B1" in full and "G2" in full            # the Star-T ships
+    plain_board = render.plain(render.board(state))
+    assert "4●" in plain_board and "B1" not in plain_board
+    compact = render.plain(render.board(state, compact=True, letters=True))
+    assert "4BB" in compact and "4GG" in compact    # planet letter, then the ship's owner
 
 
 def test_final_scoreboard_names_the_winner():

@@ -1,6 +1,7 @@
 """The REPL seat (issue 4 item 5) driven through prompt_toolkit's pipe input, no terminal."""
 from __future__ import annotations
 
+import re
 import threading
 import time
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ from prompt_toolkit.output import DummyOutput
 from cli import cmd_play
 from cli.local_game import LocalGame
 from cli.main import build_parser
-from cli.repl import ActionCompleter, Repl, default_history
+from cli.repl import ActionCompleter, Repl, default_history, natural_key
 from p2p_asv.cards import CARDS, lookup
 from p2p_asv.state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES
 
@@ -103,7 +104,7 @@ def test_a_full_turn_of_the_human_seat_through_pipe_input():
     assert len(state.board) >= tiles_at_start + 6            # three tiles each for two turns
     text = said(repl)
     assert "you: draw-tile 1" in text and "you: next" in text
-    assert "green (greedy bot): draw-tile" in text and "green (greedy bot): place #" in text
+    assert "green [G] (greedy bot): draw-tile" in text and "green [G] (greedy bot): place #" in text
     assert "you receive: #" in text                          # the refuel card, shown to us only
     assert "left the game" in text
 
@@ -126,14 +127,18 @@ def test_illegal_action_prints_the_reason_and_keeps_the_state():
     assert "you:" not in text
 
 
-def test_out_of_turn_is_refused_with_the_engine_message(pipe):
+def test_out_of_turn_is_refused_and_not_kept(pipe):
+    """SPEC §31.2: an action typed out of turn is refused at once, never queued."""
     driver = LocalGame(2, 1, seed=3)       # seat 1; the bot in seat 0 moves first
     repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
     # before catching up, the dealer is due
     before = driver.state().hash()
-    repl.handle("draw-tile 1")
+    for line in ("draw-tile 1", "1", "next"):
+        repl.handle(line)
     assert driver.state().hash() == before
-    assert "not your move: waiting for a chance event" in said(repl)
+    assert said(repl).count("not your turn: dealing") == 3
+    repl.catch_up()                        # the bot's turn is played; nothing typed earlier is
+    assert driver.state().active == 1 and driver.state().tiles_owed == driver.state().tiles_per_turn
 
 
 def test_completion_offers_legal_actions_for_a_prefix():
@@ -261,6 +266,9 @@ def test_a_whole_game_through_the_repl_typing_the_first_legal_action():
         assert "Final scoreboard" in text and "Winner:" in text
         assert len(repl.typed) > 20
         assert "not allowed" not in text and "internal error" not in text
+        # SPEC §31.3: every score change has its line with the reason, e.g. "+3 blue: sun no. 3 ..."
+        assert re.search(r"^  \+\d+ (blue|yellow|green|red): (sun no\. \d placed at [A-M]-\d+|discovery at )",
+                         text, re.M), text[-3000:]
 
 
 def test_asv_play_is_registered():
@@ -275,3 +283,102 @@ def test_local_game_rejects_bad_seats_and_bots():
         LocalGame(2, 2, seed=1)
     with pytest.raises(ValueError, match="unknown bot 'clever'"):
         LocalGame(2, 0, seed=1, bots="clever")
+
+
+def to_phase(driver, phase) -> None:
+    """Play the human seat's first legal choices (next in the piece phase) up to `phase`."""
+    driver.wait_for_turn()
+    while driver.state().phase != phase:
+        legal = driver.legal()
+        nxt = [a for a in legal if a.text() == "next"]
+        driver.submit(nxt[0] if nxt and driver.state().phase != TILES else legal[0])
+        driver.wait_for_turn()
+
+
+def test_help_topics_teach_the_game(pipe):
+    """SPEC §31.4: help rules, help ACTION, help PIECE and help #N for a card in hand."""
+    driver = LocalGame(2, 0, seed=3)
+    driver.wait_for_turn()
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    card = driver.state().players[0].hand[1]
+    for line in ("help rules", "help move", "help station", "help pirate", "help ships",
+                 f"help #{card}", "help #99999", "help Scout Ship"):
+        repl.handle(line)
+    text = said(repl)
+    assert "Goal:" in text and "1 tiles" in text and "5 refill" in text and "highest total wins" in text
+    assert "king steps" in text and "Worth 1 for its tile" in text and "1+2+...+n" in text
+    assert "Space Shuttle    M0, moves only along space paths" in text
+    assert f"#{card} {driver.view().name_of(card, driver.state().names)}" in text
+    assert "#99999 is hidden from you" in text
+    assert "no card named" not in text and "no help on" not in text
+
+
+def test_squares_any_case_and_legal_in_natural_order(pipe):
+    """SPEC §31.6: look d4 / D4 work; legal lists A-2 before A-12."""
+    driver = LocalGame(2, 0, seed=3)
+    to_phase(driver, TILES)
+    while driver.state().tiles_owed:
+        driver.submit(driver.legal()[0])
+        driver.wait_for_turn()
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    for line in ("look d4", "look D4", "look j-10"):
+        repl.handle(line)
+    text = said(repl)
+    assert text.count("D-4: home-blue") == 2 and "J-10:" in text
+    tile = driver.state().drawn[0]
+    repl.handle(f"legal place #{tile} ")
+    listed = [line.split(". ", 1)[1].split("   [")[0] for line in repl.transcript
+              if re.match(r"^ *\d+\. place", line)]
+    squares = [t.split()[2] for t in listed]
+    keys = [(int(sq.split("-")[1]), sq.split("-")[0]) for sq in squares]
+    assert listed and [natural_key(t) for t in listed] == sorted(natural_key(t) for t in listed)
+    assert len(keys) > 1
+    # typing a listed number plays exactly the listed action
+    number = next(line for line in repl.transcript if line.strip().startswith("1. place")).split(".")[0]
+    repl.handle(number.strip())
+    assert f"you: {listed[0]}" in said(repl)
+
+
+def test_refused_move_and_draw_say_why_and_next_asks_first(pipe):
+    """SPEC §31.5: a ship that cannot move gets a reason; a full hand is named; next asks
+    before skipping a move that is still possible."""
+    driver = LocalGame(2, 0, seed=3)
+    to_phase(driver, MOVE)
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    repl.handle("move s1 M-13")
+    assert "M-13 is 9 steps away and s1 (Star-T Ship) moves 1; s1 can reach" in said(repl) \
+        or "s1 has nowhere to go" in said(repl)
+    if any(a.text().startswith("move") for a in driver.legal()):
+        repl.handle("next")
+        assert "can still move. End the move phase without moving?" in said(repl)
+        assert repl._prompt_text().endswith("[y/N]> ")
+        repl.handle("n")
+        assert driver.state().phase == MOVE and "not done" in said(repl)
+        repl.handle("next")
+        repl.handle("next")                       # next again confirms
+    else:
+        repl.handle("next")
+    assert driver.state().phase == DISCARD
+    repl.handle("next")                           # no discard: the hand stays at 10
+    assert driver.state().phase == REFILL
+    repl.handle("draw refuel")
+    assert "your hand is full (10 of 10 cards)" in said(repl)
+    repl.handle("legal")
+    assert "the only move: your hand is full" in said(repl)
+
+
+def test_a_typo_gets_a_suggestion(pipe):
+    repl = Repl(LocalGame(1, 0, seed=1), color=False, input=pipe, output=DummyOutput())
+    repl.handle("mvoe s1 D-5")
+    assert "did you mean move?" in said(repl)
+
+
+def test_score_lines_name_the_reason_and_the_square():
+    from cli.narrate import Before, score_lines
+    from p2p_asv.actions import Pass
+    driver = LocalGame(2, 0, seed=3)
+    driver.wait_for_turn()
+    state = driver.state().clone()
+    was = Before(tuple(tuple(sorted(p.breakdown.items())) for p in state.players), (9, 4))
+    state.players[1].gain(5, "planets")
+    assert score_lines(was, state, Pass()) == ("+5 green: discovery at J-5 (now 5)",)

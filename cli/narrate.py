@@ -1,0 +1,108 @@
+"""What the REPL says about the game as it moves (SPEC §31.3): a line for each score change
+with its reason ("+5 green: discovery at J-5"), the question a seat must answer, and the
+prompt that names whose turn and which phase it is.
+
+Reasons come from the engine's own per-player breakdown (Player.gain names a reason); this
+module only compares the breakdown before and after an event and says where it happened.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2p_asv import actions as A
+from p2p_asv.engine import to_move
+from p2p_asv.geometry import Square, square_name
+from p2p_asv.state import CHANCE, GameState
+
+from . import render
+
+
+@dataclass(frozen=True)
+class Before:
+    """What score lines need from the state before an event."""
+    breakdowns: tuple[tuple[tuple[str, int], ...], ...]
+    discovery_square: Square | None
+
+
+def before(state: GameState) -> Before:
+    d = state.discovery
+    return Before(tuple(tuple(sorted(p.breakdown.items())) for p in state.players),
+                  d.planet[0] if d is not None else None)
+
+
+def _where(reason: str, was: Before, state: GameState, action) -> str:
+    square = getattr(action, "square", None)
+    at = f" at {square_name(square)}" if isinstance(square, tuple) else ""
+    if reason == "planets":
+        sq = was.discovery_square or (state.discovery.planet[0] if state.discovery else None)
+        return "discovery" + (f" at {square_name(sq)}" if sq is not None else "")
+    if reason == "suns":
+        return f"sun no. {state.suns_drawn} placed{at}"
+    if reason == "galaxies":
+        return f"galaxy completed{at}"
+    if reason == "stations":
+        return f"station{at}" if at else "stations"
+    if reason == "explorers":
+        name = getattr(action, "name", "")
+        return f"explorer {name}".strip()
+    if reason == "quests":
+        return f"special quest {getattr(action, 'name', '')}".strip()
+    if reason == "role":
+        return "role card"
+    return reason
+
+
+def score_lines(was: Before, state: GameState, action) -> tuple[str, ...]:
+    """'+5 green: discovery at J-5', one line per seat and reason whose points changed."""
+    out = []
+    for seat, p in enumerate(state.players):
+        old = dict(was.breakdowns[seat]) if seat < len(was.breakdowns) else {}
+        for reason, points in sorted(p.breakdown.items()):
+            delta = points - old.get(reason, 0)
+            if delta:
+                out.append(f"{delta:+d} {p.colour}: {_where(reason, was, state, action)}"
+                           f" (now {p.score})")
+    return tuple(out)
+
+
+# -- the question of the moment -------------------------------------------------------------
+STAGE_QUESTIONS = {
+    "environment": "play an environment? env #N / pass",
+    "life_form": "play life forms? life #N [#N ...] / pass",
+    "explorer": "play an explorer? explorer #N / pass",
+    "planet": "play a planet card? discover #N P",
+}
+
+
+def question(state: GameState, seat: int, legal: list) -> str | None:
+    """The question this seat must answer now, when it is not simply its own turn's phase:
+    another seat's discovery polling it, or a discovery of its own waiting for a card."""
+    d = state.discovery
+    if d is None or not legal:
+        return None
+    who = "you" if d.discoverer == seat else state.players[d.discoverer].colour
+    ask = STAGE_QUESTIONS.get(d.stage)
+    if ask is None:
+        first = sorted({a.text().split()[0] for a in legal})
+        ask = " / ".join(first[:4])
+    return f"{who} discovered {square_name(d.planet[0])}: {ask}"
+
+
+def prompt(state: GameState, seat: int, legal: list) -> str:
+    """The prompt line: the question when there is one; else whose turn and which phase."""
+    me = state.players[seat].colour
+    if state.over:
+        return f"{me} · game over> "
+    asked = question(state, seat, legal)
+    if asked is not None:
+        return f"{asked}> "
+    phase = render.phase_text(state)
+    if legal:
+        return f"{me} · your turn · {phase}> "
+    due = to_move(state)
+    who = "dealing" if due == CHANCE else f"{state.players[state.active].colour}'s turn"
+    return f"{me} · {who} · {phase} · waiting> "
+
+
+def next_is_forced(state: GameState, legal: list) -> bool:
+    return len(legal) == 1 and isinstance(legal[0], A.Next)
