@@ -6,12 +6,13 @@ label and a card of one deck can never pass for another.
 """
 from __future__ import annotations
 
+import time
 from typing import Sequence
 
 from cli import render
 from p2p_asv import actions as A
 from p2p_asv import engine
-from p2p_asv.bots import BOTS
+from p2p_asv.bots import make_bot
 from p2p_asv.cards import REFUEL_DECK, SPACE_PORT_DECK, STARTING_SHIP
 from p2p_asv.endgame import result
 from p2p_asv.errors import EngineError
@@ -128,9 +129,12 @@ class AsvRules:
             view.learn(handle, name)
 
 
-def bot_agent(kind: str, seed: str):
-    """An Agent for the session: the named bot picks from its own view's legal actions."""
-    bot = BOTS[kind](seed)
+def bot_agent(kind: str, seed: str, think: float | None = None, iterations: int | None = None):
+    """An Agent for the session: the named bot picks from its own view's legal actions.
+    The search bot thinks `think` seconds a decision on this machine's clock, or, without
+    `think`, a fixed number of iterations (reproducible; SPEC §12.3)."""
+    bot = make_bot(kind, seed, think=think, iterations=iterations,
+                   clock=time.monotonic if think is not None else None)
     return lambda state, view: bot.choose(state, view).text()
 
 

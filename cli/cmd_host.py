@@ -7,6 +7,8 @@ creator has no more say than anyone (SPEC §29.2-§29.3). Exit 0: finished and a
 """
 from __future__ import annotations
 
+from p2p_asv.bots import BOTS
+
 from cli.net_args import add_common
 from cli.variant_args import add_variant_arguments
 from cli.net_peer import Printer, exit_code, host_game, run_peer, scoreboard, write_timings
@@ -17,8 +19,8 @@ def add_arguments(parser) -> None:
                         help="players in the game, bots included (default 2)")
     parser.add_argument("--bots", type=int, default=0, metavar="N",
                         help="seats filled by bot peers started in this process (default 0)")
-    parser.add_argument("--bot-kind", choices=["greedy", "random"], default="greedy",
-                        help="kind of the --bots peers (default greedy)")
+    parser.add_argument("--bot-kind", choices=sorted(BOTS), default="greedy",
+                        help="kind of the --bots peers (default greedy; search thinks --think s a move)")
     parser.add_argument("--start-after", type=float, default=None, metavar="SECONDS",
                         help="start with the players present once this long has passed, even if "
                              "seats are still free (a human host may also type 'start')")

@@ -5,6 +5,7 @@ import secrets
 
 from p2p_asv.bots import BOTS
 from p2p_asv.geometry import COLOURS, seat_colours
+from p2p_asv.search import DEFAULT_THINK
 
 from .games import add_game_argument, game_of
 from .local_game import LocalGame
@@ -20,9 +21,11 @@ def add_arguments(parser) -> None:
                         help="your seat: 0..N-1 (0 moves first) or a colour (default 0)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the deals and the bots (default: random, printed)")
-    parser.add_argument("--bots", default="greedy",
+    parser.add_argument("--bots", "--bot", default="greedy",
                         help=f"bot kind for the other seats ({', '.join(BOTS)}); "
                              "or a comma-separated list, one per other seat")
+    parser.add_argument("--think", type=float, default=DEFAULT_THINK, metavar="S",
+                        help=f"seconds a search bot thinks a decision (default {DEFAULT_THINK:g})")
     parser.add_argument("--no-color", action="store_true", help="plain text, no colours")
     add_variant_arguments(parser)
 
@@ -60,8 +63,10 @@ def run(args) -> int:
         return play_local(args)
     seat = seat_number(args.seat, args.players)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    if not args.think > 0:
+        raise SystemExit(f"asv play: --think must be a positive number of seconds, not {args.think:g}")
     driver = LocalGame(args.players, seat, seed, bot_kinds(args.bots, args.players, seat),
-                       config_from(args))
+                       config_from(args), think=args.think)
     print(f"seed {seed} (replay this game with --seed {seed})")
     repl = Repl(driver, color=use_colour(args.no_color), history=default_history())
     return repl.run()

@@ -4,7 +4,10 @@ from __future__ import annotations
 import json
 import sys
 
+import time
+
 from p2p_asv.bots import BOTS
+from p2p_asv.search import DEFAULT_ITERATIONS
 from p2p_asv.selfplay import play_game
 
 from cli.games import add_game_argument, game_of
@@ -19,7 +22,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the first game; game i uses S+i")
     parser.add_argument("--bots", default="greedy",
-                        help="comma-separated bot kinds by seat (random, greedy); one name fills every seat")
+                        help=f"comma-separated bot kinds by seat ({', '.join(BOTS)}); one name fills every seat")
+    parser.add_argument("--iterations", type=int, default=None, metavar="N",
+                        help=f"search bot iterations a decision (default {DEFAULT_ITERATIONS}; "
+                             "reproducible, unlike --think)")
+    parser.add_argument("--think", type=float, default=None, metavar="S",
+                        help="search bot seconds a decision instead (results then depend on the machine)")
     parser.add_argument("--json", action="store_true", help="one JSON object per game (default)")
     parser.add_argument("--log-dir", metavar="DIR", default=None,
                         help="play each game among peers with identities and mental-poker decks, "
@@ -39,11 +47,23 @@ def bot_list(text: str, players: int, bots=tuple(BOTS)) -> list[str]:
     return kinds
 
 
+def bot_options(args) -> dict:
+    """The search bot's budget (SPEC §12.3): iterations by default, seconds with --think."""
+    if args.iterations is not None and args.iterations < 1:
+        raise SystemExit("asv selfplay: --iterations must be at least 1")
+    if args.think is not None and not args.think > 0:
+        raise SystemExit(f"asv selfplay: --think must be a positive number of seconds, not {args.think:g}")
+    if args.think is None:
+        return {"iterations": args.iterations}
+    return {"think": args.think, "iterations": args.iterations, "clock": time.monotonic}
+
+
 def run(args) -> int:
     game = game_of(args)
     game.check_players(args.players, "asv selfplay")
     kinds = bot_list(args.bots, args.players, game.bots())
     config = config_from(args)
+    options = bot_options(args)
     if args.log_dir is not None:
         from cli.local_peers import play_logged_game  # only this mode needs the protocol
         for i in range(args.games):
@@ -57,7 +77,7 @@ def run(args) -> int:
             print(line, flush=True)
         return 0
     for i in range(args.games):
-        _, summary = play_game(args.players, args.seed + i, kinds, config=config)
+        _, summary = play_game(args.players, args.seed + i, kinds, config=config, bot_options=options)
         keep = ("seed", "players", "turns", "events", "scores", "winner", "winners", "title",
                 "state_hash", "bots")
         if config:

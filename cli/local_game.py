@@ -5,7 +5,9 @@ events arriving from peers instead of from local bots.
 """
 from __future__ import annotations
 
-from p2p_asv.bots import BOTS
+import time
+
+from p2p_asv.bots import BOTS, make_bot
 from p2p_asv.dealer import LocalDealer
 from p2p_asv.engine import apply, legal_actions, to_move
 from p2p_asv.geometry import seat_colours
@@ -23,7 +25,7 @@ class LocalGame:
     """Seat `seat` is the human; every other seat is a bot of kind `bots[i]` (None for the human)."""
 
     def __init__(self, players: int, seat: int, seed: int, bots: list[str] | str = "greedy",
-                 config: dict | None = None) -> None:
+                 config: dict | None = None, think: float | None = None) -> None:
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} does not exist in a {players}-player game (0..{players - 1})")
         kinds = [bots] * players if isinstance(bots, str) else list(bots)
@@ -37,7 +39,10 @@ class LocalGame:
         self._state = new_game(players, config)
         self._dealer = LocalDealer(seed)
         self._views = [PlayerView(s) for s in range(players)]
-        self._bots = {s: BOTS[kinds[s]](f"{seed}/{s}") for s in range(players) if s != seat}
+        # a search bot thinks `think` seconds a decision (SPEC §12.3); None: a fixed iteration count
+        clock = time.monotonic if think is not None else None
+        self._bots = {s: make_bot(kinds[s], f"{seed}/{s}", think=think, clock=clock)
+                      for s in range(players) if s != seat}
         colours = seat_colours(players)
         self.labels = [("you" if s == seat else f"{self._bots[s].name} bot") for s in range(players)]
         self.colours = list(colours)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from p2p_asv.bots import BOTS
+from p2p_asv.search import DEFAULT_THINK
 from protocol.node import DEFAULT_TIMEOUT
 
 
@@ -23,6 +24,8 @@ def add_common(parser) -> None:
                         help="address others should dial, printed in the invite (default: --listen)")
     parser.add_argument("--no-color", action="store_true", help="plain text in the REPL")
     parser.add_argument("--quiet", action="store_true", help="no turn-by-turn progress lines")
+    parser.add_argument("--think", type=float, default=DEFAULT_THINK, metavar="S",
+                        help=f"seconds a search bot thinks a decision (default {DEFAULT_THINK:g})")
     parser.add_argument("--seed", default=None, metavar="S",
                         help="seed of the bots' choices (the deals are always fresh, from the joint shuffle)")
     parser.add_argument("--timings", metavar="FILE", default=None, help="write event timings as JSON (benchmarks)")

@@ -173,12 +173,14 @@ def _options(args, seats: int | None) -> NodeOptions:
                        timeout=args.timeout, seats=seats)
 
 
-def _agent(kind: str | None, tag: str):
+def _agent(kind: str | None, tag: str, think: float | None = None):
     if kind is None:
         return None
     if kind not in BOTS:
         raise SystemExit(f"asv: unknown bot {kind!r}; choose from {', '.join(BOTS)}")
-    return bot_agent(kind, tag)
+    if think is not None and not think > 0:
+        raise SystemExit(f"asv: --think must be a positive number of seconds, not {think:g}")
+    return bot_agent(kind, tag, think=think)
 
 
 async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,
@@ -193,7 +195,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     game = os.urandom(16)
     keep_fresh_key(identity, args.key, args.log_dir, game)  # only once the options are sound
     node = Node(identity, rules or AsvRules(), game, args.log_dir, config=config,
-                agent=_agent(args.bot, f"{args.seed or game.hex()}/host"),
+                agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None)),
                 options=_options(args, seats), on_applied=printer.applied, on_note=printer.say)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
@@ -206,7 +208,9 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             ready(node)
         for i in range(args.bots):
             bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), AsvRules(), game, args.log_dir,
-                       agent=_agent(args.bot_kind, f"{args.seed or game.hex()}/{i + 1}"), options=_options(args, None),
+                       agent=_agent(args.bot_kind, f"{args.seed or game.hex()}/{i + 1}",
+                                    getattr(args, "think", None)),
+                       options=_options(args, None),
                        on_note=(bot_printer or Printer(None)).say, creator=identity.public_key_bytes)
             bot.options.port = 0
             await nursery.start(bot.run)
@@ -265,7 +269,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         if invite.game is not None and invite.game != game:
             raise SystemExit(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
         peer = restore_peer(identity, rules, args.resume,
-                            agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}"))
+                            agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}", getattr(args, "think", None)))
         printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")
     else:
         if invite.game is None or invite.creator is None:
@@ -274,7 +278,8 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         identity = make_identity(args.key, args.name or "player")
         game = invite.game
         keep_fresh_key(identity, args.key, args.log_dir, game)
-    node = Node(identity, rules, game, args.log_dir, agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}"),
+    node = Node(identity, rules, game, args.log_dir, agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}",
+                                                                 getattr(args, "think", None)),
                 options=_options(args, None), peer=peer, on_applied=printer.applied, on_note=printer.say,
                 creator=invite.creator)
     async with trio.open_nursery() as nursery:

@@ -1,4 +1,5 @@
-"""Bots (SPEC §12): a random-legal player and a greedy one that takes the best immediate gain.
+"""Bots (SPEC §12): a random-legal player, a greedy one that takes the best immediate gain, and
+the search bot (SPEC §12.3, package p2p_asv.search).
 
 Bots see only the public state and their own view, like any player.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 from . import actions as A
 from .cards import CARD_BY_NAME
 from .engine import legal_actions
+from .search import SearchBot
 from .seeded import SeededRandom
 from .state import GameState
 from .tiles import TILE_BY_ID
@@ -111,4 +113,12 @@ class GreedyBot:
         return self.rng.choice([a for s, a in scored if s == best])
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+
+
+def make_bot(kind: str, seed: int | str, **search_options):
+    """A bot of `kind` (KeyError if unknown). The options (think, iterations, clock, horizon)
+    are the search bot's budget (SPEC §12.3) and mean nothing to the other bots."""
+    if BOTS[kind] is SearchBot:
+        return SearchBot(seed, **search_options)
+    return BOTS[kind](seed)

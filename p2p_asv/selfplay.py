@@ -1,7 +1,7 @@
 """Whole games in one process with the local dealer and bots (SPEC §12.2)."""
 from __future__ import annotations
 
-from .bots import BOTS
+from .bots import make_bot
 from .dealer import LocalDealer
 from .endgame import result
 from .engine import apply, to_move
@@ -11,11 +11,11 @@ from .view import PlayerView
 
 
 def play_game(players: int, seed: int, bots: list[str] | None = None, on_event=None,
-              config: dict | None = None) -> tuple[GameState, dict]:
+              config: dict | None = None, bot_options: dict | None = None) -> tuple[GameState, dict]:
     """Play one game to the end. `on_event(state, seat, action)` is called after each event;
-    `config` picks variants (SPEC §13)."""
+    `config` picks variants (SPEC §13); `bot_options` is the search bot's budget (SPEC §12.3)."""
     kinds = bots or ["greedy"] * players
-    agents = [BOTS[kind](f"{seed}/{seat}") for seat, kind in enumerate(kinds)]
+    agents = [make_bot(kind, f"{seed}/{seat}", **(bot_options or {})) for seat, kind in enumerate(kinds)]
     state = new_game(players, config)
     dealer = LocalDealer(seed)
     views = [PlayerView(seat) for seat in range(players)]

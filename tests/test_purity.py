@@ -18,7 +18,7 @@ PACKAGE = ROOT / "p2p_asv"
 SPACE_WALK = ROOT / "space_walk"
 FORBIDDEN = ("protocol", "cli", "trio", "msgpack", "nacl", "cryptography", "prompt_toolkit",
              "socket", "asyncio", "random", "time", "os")
-MODULES = sorted(PACKAGE.glob("*.py")) + sorted(SPACE_WALK.glob("*.py"))
+MODULES = sorted(PACKAGE.rglob("*.py")) + sorted(SPACE_WALK.glob("*.py"))  # p2p_asv/search too
 
 
 def imported_roots(path: Path) -> list[str]:
@@ -48,13 +48,13 @@ def test_space_walk_has_modules_and_imports_no_other_game():
         assert "p2p_asv" not in imported_roots(path), path.name
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_module_imports_nothing_forbidden(path):
     bad = sorted(set(imported_roots(path)) & set(FORBIDDEN + ("__import__", "importlib.import_module")))
     assert bad == [], f"{path.name} imports {bad}"
 
 
-@pytest.mark.parametrize("imports", ["p2p_asv.engine, p2p_asv.selfplay, p2p_asv.bots, p2p_asv.dealer",
+@pytest.mark.parametrize("imports", ["p2p_asv.engine, p2p_asv.selfplay, p2p_asv.bots, p2p_asv.dealer, p2p_asv.search",
                                      "space_walk.engine, space_walk.selfplay, space_walk.bots"])
 def test_importing_the_engine_loads_no_forbidden_module(imports):
     code = ("import sys, json\n"

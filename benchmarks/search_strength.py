@@ -1,0 +1,91 @@
+"""Search bot strength (SPEC §12.3): win rates with 95% confidence intervals (Wilson score)
+of one search bot against greedy or random bots, 4-player and 2-player. The search bot's seat
+rotates with the game number; a shared win counts as a share. Prints figures; asserts nothing.
+
+Run: .venv/bin/python benchmarks/search_strength.py [--games 200] [--think 1.0]
+         [--iterations N] [--players 4,2] [--opponents greedy,random]
+With --iterations the budget is a fixed number of iterations a decision (reproducible);
+otherwise --think seconds a decision, measured on this machine's clock.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from p2p_asv.bots import BOTS  # noqa: E402
+from p2p_asv.dealer import LocalDealer  # noqa: E402
+from p2p_asv.engine import apply, to_move  # noqa: E402
+from p2p_asv.search import SearchBot  # noqa: E402
+from p2p_asv.search.bot import HORIZON_TURNS  # noqa: E402
+from p2p_asv.setup import new_game  # noqa: E402
+from p2p_asv.state import CHANCE  # noqa: E402
+from p2p_asv.view import PlayerView  # noqa: E402
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play(players: int, seed: int, opponent: str, args) -> tuple[float, list[int], int]:
+    """One game; returns the search bot's win share, the scores and its seat."""
+    seat_of_search = seed % players
+    agents = []
+    for seat in range(players):
+        if seat == seat_of_search:
+            agents.append(SearchBot(f"{seed}/{seat}", think=args.think, iterations=args.iterations,
+                                    clock=None if args.iterations else time.perf_counter,
+                                    horizon=args.horizon))
+        else:
+            agents.append(BOTS[opponent](f"{seed}/{seat}"))
+    state, dealer = new_game(players), LocalDealer(seed)
+    views = [PlayerView(s) for s in range(players)]
+    while not state.over:
+        seat = to_move(state)
+        action = dealer.outcome(state, views) if seat == CHANCE else agents[seat].choose(state, views[seat])
+        apply(state, seat, action)
+    share = 1 / len(state.winners) if seat_of_search in state.winners else 0.0
+    return share, [p.score for p in state.players], seat_of_search
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a search decision")
+    parser.add_argument("--iterations", type=int, default=None, help="fixed iterations instead of --think")
+    parser.add_argument("--horizon", type=int, default=HORIZON_TURNS)
+    parser.add_argument("--players", default="4,2")
+    parser.add_argument("--opponents", default="greedy,random")
+    parser.add_argument("--seed", type=int, default=1000, help="first game seed")
+    parser.add_argument("--verbose", action="store_true", help="one line per game")
+    args = parser.parse_args()
+    budget = f"{args.iterations} iterations" if args.iterations else f"{args.think:g} s"
+    print(f"Search bot ({budget} a decision, horizon {args.horizon}) vs other bots; 95% Wilson intervals")
+    for opponent in args.opponents.split(","):
+        for players in [int(n) for n in args.players.split(",")]:
+            wins, margin, start = 0.0, 0, time.perf_counter()
+            for g in range(args.games):
+                share, scores, seat = play(players, args.seed + g, opponent, args)
+                wins += share
+                others = [s for i, s in enumerate(scores) if i != seat]
+                margin += scores[seat] - max(others)
+                if args.verbose:
+                    print(f"    game {g}: seat {seat}, scores {scores}, win share {share:g}", flush=True)
+            low, high = wilson(wins, args.games)
+            print(f"  vs {players - 1} {opponent}: {wins:g}/{args.games} wins = {100 * wins / args.games:5.1f}% "
+                  f"[{100 * low:5.1f}%, {100 * high:5.1f}%] (fair share {100 / players:.0f}%), "
+                  f"mean margin {margin / args.games:+.1f}, {(time.perf_counter() - start) / args.games:.0f} s/game",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

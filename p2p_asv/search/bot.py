@@ -1,0 +1,152 @@
+"""The information-set Monte Carlo tree search bot (SPEC §12.3).
+
+Each iteration draws one world consistent with the bot's view (determinise.py), walks the
+tree of the bot's own decisions in that world, plays out to a cut-off with the greedy playout
+policy and scores the position (playout.py). Chance outcomes and other seats' moves are
+branches of the tree keyed by what the bot would observe; only the bot's own decisions are
+chosen by UCB, with progressive widening over the playout policy's ranking so that a small
+budget refines the greedy choice instead of spreading over hundreds of tile placements.
+
+The bot reads only (state, view); it never changes either. For a given seed, state and view
+the choice depends only on the number of iterations: a time budget needs a clock, which the
+engine does not have, so the caller passes one in (`clock`, e.g. time.monotonic).
+"""
+from __future__ import annotations
+
+import math
+
+from ..actions import ChanceDeal, DrawTile
+from ..engine import legal_actions, to_move
+from ..errors import EngineError
+from ..state import CHANCE, GameState
+from ..view import PlayerView
+from .determinise import Determiniser
+from .playout import evaluate, policy_action, ranked
+from .rng import FastRandom
+from .world import World
+
+DEFAULT_THINK = 1.0        # seconds a decision, with a clock (SPEC §12.3)
+DEFAULT_ITERATIONS = 200   # iterations a decision without a clock (reproducible selfplay)
+EXPLORATION = 0.5          # UCB constant, rewards lie in [0, 1]
+HORIZON_TURNS = 1          # playouts stop when this many turns have ended after the current one
+
+
+class Node:
+    __slots__ = ("visits", "total", "children", "untried")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.children: dict = {}
+        self.untried: list | None = None
+
+    def widen(self) -> bool:
+        """Progressive widening: one more child each time the visits pass a square."""
+        return bool(self.untried) and len(self.children) <= math.isqrt(self.visits)
+
+    def best_ucb(self):
+        log_n = math.log(self.visits + 1)
+        best, chosen = -1.0, None
+        for action, child in self.children.items():
+            u = child.total / child.visits + EXPLORATION * math.sqrt(log_n / child.visits)
+            if u > best:
+                best, chosen = u, action
+        return chosen
+
+
+class SearchBot:
+    name = "search"
+
+    def __init__(self, seed: int | str, think: float | None = None, iterations: int | None = None,
+                 clock=None, horizon: int = HORIZON_TURNS) -> None:
+        self.seed = str(seed)
+        self.think = DEFAULT_THINK if think is None else think
+        self.iterations = iterations
+        self.clock = clock
+        self.horizon = horizon
+        self.last_iterations = 0   # how many the last decision ran (benchmarks, tests)
+        self.last_actions = 0      # events it simulated in them
+
+    def _budget(self):
+        """(iteration cap, deadline or None): no clock means a fixed count, reproducibly."""
+        if self.clock is None:
+            return (self.iterations or DEFAULT_ITERATIONS), None
+        return self.iterations, self.clock() + self.think
+
+    def choose(self, state: GameState, view: PlayerView):
+        options = legal_actions(state, view)
+        if len(options) == 1 or all(type(a) is DrawTile for a in options):
+            # one choice, or only which face-down pile to draw from: nothing to search
+            self.last_iterations = self.last_actions = 0
+            return options[0]
+        rng = FastRandom(self.seed, f"{view.seat}/{state.step}")
+        root = Node()
+        root.untried = ranked(state, view.seat, view.known, options, rng)
+        cap, deadline = self._budget()
+        determiniser = Determiniser(state, view)
+        done = simulated = 0
+        while (cap is None or done < cap) and (deadline is None or done == 0 or self.clock() < deadline):
+            world = World.sample(state, determiniser, rng)
+            self._iterate(root, world, view.seat, state.turn + self.horizon)
+            done += 1
+            simulated += world.actions
+        self.last_iterations, self.last_actions = done, simulated
+        order = {a: i for i, a in enumerate(options)}
+        return max(root.children.items(),
+                   key=lambda kv: (kv[1].visits, kv[1].total / kv[1].visits, -order[kv[0]]))[0]
+
+    def _iterate(self, root: Node, world: World, me: int, last_turn: int) -> None:
+        state = world.state
+        node, path = root, [root]
+        expanded = False
+        while not expanded and not state.over and state.turn <= last_turn:
+            seat = to_move(state)
+            if seat == CHANCE:
+                action = world.play_chance()
+                key = _observed(action, me, world.identity)
+            elif seat != me:
+                action = policy_action(world, seat)
+                world.play(seat, action)
+                key = action
+            else:
+                if node.untried is None:
+                    options = legal_actions(state, world.views[me])
+                    node.untried = ranked(state, me, world.identity, options, world.rng)
+                forced = len(node.untried) + len(node.children) == 1
+                if forced and node.untried:
+                    action = node.untried.pop(0)   # a forced step is no decision: walk through
+                elif forced:
+                    action = next(iter(node.children))
+                elif node.widen():
+                    action = node.untried.pop(0)
+                    expanded = True
+                else:
+                    action = node.best_ucb()
+                try:
+                    world.play(me, action)
+                except EngineError:
+                    break   # cannot happen when legality depends on the view alone; stop safely
+                key = action
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = Node()
+                expanded = expanded or seat != me
+            node = child
+            path.append(node)
+        while not state.over and state.turn <= last_turn:
+            seat = to_move(state)
+            if seat == CHANCE:
+                world.play_chance()
+            else:
+                world.play(seat, policy_action(world, seat))
+        reward = evaluate(state, me, world.identity)
+        for n in path:
+            n.visits += 1
+            n.total += reward
+
+
+def _observed(action, me: int, identity: dict[int, str]):
+    """A chance outcome as the bot would see it: a deal to the bot shows the cards' names."""
+    if type(action) is ChanceDeal and action.seat == me:
+        return ("deal", tuple(identity[h] for h in action.cards))
+    return action

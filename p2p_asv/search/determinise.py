@@ -1,0 +1,141 @@
+"""Determinisation (SPEC §12.3): one complete world drawn consistently with a seat's view.
+
+The engine's state holds handles; identities are public (`state.names`), known to one seat
+(its `PlayerView`), or hidden. A world gives every hidden handle an identity such that:
+- every handle the view or the public state names keeps that name;
+- each deck shuffled at setup holds exactly its contents (the layout is read from a fresh
+  `new_game` with the same seats and options, so new decks are covered without code here);
+- cards reshuffled from Space Junk under fresh handles are exactly the cards that left the
+  setup decks unseen (discards), including any the view has seen.
+Nothing here reads anything but the public state and the one view.
+"""
+from __future__ import annotations
+
+from ..setup import new_game
+from ..state import GameState
+from ..view import PlayerView
+
+JUNK_FEEDERS = ("refuel", "port")  # decks whose cards may be discarded and reshuffled (SPEC §6.5)
+
+_LAYOUTS: dict = {}
+
+
+def setup_layout(players: int, variants) -> tuple[list[tuple[str, tuple[int, ...], tuple[str, ...]]], int]:
+    """The shuffles a new game asks for (deck, handles, contents) and its first fresh handle."""
+    key = (players, tuple(variants.plain()))
+    if key not in _LAYOUTS:
+        fresh = new_game(players, variants.to_config())
+        groups = [(r.deck, r.handles, r.contents) for r in fresh.pending
+                  if r.kind == "shuffle" and r.contents is not None]
+        _LAYOUTS[key] = (groups, fresh.next_handle)
+    return _LAYOUTS[key]
+
+
+def live_handles(state: GameState) -> set[int]:
+    """Handles that still stand for a card or tile somewhere (decks, piles, hands, quests)."""
+    live: set[int] = set(state.drawn)
+    for deck in state.decks.values():
+        live.update(deck)
+    for pile in state.piles:
+        live.update(pile)
+    for p in state.players:
+        live.update(p.hand)
+        live.update(p.quests)
+    return live
+
+
+def _take(counts: dict[str, int], name: str) -> bool:
+    if counts.get(name, 0) > 0:
+        counts[name] -= 1
+        return True
+    return False
+
+
+class Determiniser:
+    """Everything the view fixes, worked out once per decision; `sample` then only shuffles."""
+
+    def __init__(self, state: GameState, view: PlayerView) -> None:
+        groups, first_fresh = setup_layout(len(state.players), state.variants)
+        names, known = state.names, view.known
+        live = live_handles(state)
+        self.base: dict[int, str] = {}
+        self.slots: list[tuple[list[int], list[str]]] = []   # (unknown handles, their cards)
+        # Fresh handles (reshuffled junk) that the view or the public already knows: the setup
+        # decks' unseen leavers must include those cards, so they are given them first.
+        self.fresh = sorted(h for h in live if h >= first_fresh)
+        need: dict[str, int] = {}
+        for h in self.fresh:
+            name = names.get(h) or known.get(h)
+            if name is not None:
+                need[name] = need.get(name, 0) + 1
+        self.leavers: list[int] = []  # setup-deck handles whose cards went back into a reshuffle
+        for deck, handles, contents in groups:
+            counts: dict[str, int] = {}
+            for n in contents:
+                counts[n] = counts.get(n, 0) + 1
+            unknown = []
+            for h in handles:
+                name = names.get(h) or known.get(h)
+                if name is not None and _take(counts, name):
+                    self.base[h] = name
+                else:
+                    unknown.append(h)
+            if deck in JUNK_FEEDERS:
+                gone = [h for h in handles if h not in live and h not in names]
+                self.leavers += gone
+                for h in gone:  # a known leaver already covers one needed fresh card
+                    if h in self.base and need.get(self.base[h], 0) > 0:
+                        need[self.base[h]] -= 1
+                for h in [h for h in gone if h not in self.base]:
+                    wanted = next((n for n in need if need[n] > 0 and counts.get(n, 0) > 0), None)
+                    if wanted is None:
+                        break
+                    need[wanted] -= 1
+                    counts[wanted] -= 1
+                    self.base[h] = wanted
+                unknown = [h for h in unknown if h not in self.base]
+            pool = []
+            for n in contents:  # contents order, so the draw depends on the rng alone
+                if counts.get(n, 0) > 0:
+                    pool.append(n)
+                    counts[n] -= 1
+            self.slots.append((unknown, pool))
+        self.fresh_known = {h: names.get(h) or known.get(h) for h in self.fresh
+                            if (names.get(h) or known.get(h)) is not None}
+        self.spare = [n for deck, _, contents in groups if deck in JUNK_FEEDERS for n in contents]
+
+    def sample(self, rng) -> dict[int, str]:
+        """A full handle -> identity map for one determinisation, drawn with `rng`."""
+        identity = dict(self.base)
+        for handles, pool in self.slots:
+            drawn = list(pool)
+            rng.shuffle(drawn)
+            identity.update(zip(handles, drawn))
+        if self.fresh:
+            self._fill_fresh(rng, identity)
+        return identity
+
+    def _fill_fresh(self, rng, identity: dict[int, str]) -> None:
+        """Fresh handles hold the cards of the setup-deck leavers, the known ones fixed."""
+        counts: dict[str, int] = {}
+        for h in self.leavers:
+            if h in identity:
+                counts[identity[h]] = counts.get(identity[h], 0) + 1
+        unknown = []
+        for h in self.fresh:
+            name = self.fresh_known.get(h)
+            if name is not None:
+                identity[h] = name
+                _take(counts, name)
+            else:
+                unknown.append(h)
+        pool = [n for n, c in counts.items() for _ in range(c)]
+        rng.shuffle(pool)
+        for i, h in enumerate(unknown):
+            # more unknown fresh handles than leavers only if the layout missed a deck: any card will do
+            identity[h] = pool[i] if i < len(pool) else rng.choice(self.spare)
+
+
+def sample_identities(state: GameState, view: PlayerView, rng) -> dict[int, str]:
+    """One determinisation's handle -> identity map (see Determiniser)."""
+    return Determiniser(state, view).sample(rng)

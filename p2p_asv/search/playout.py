@@ -1,0 +1,219 @@
+"""The search bot's playout policy and leaf evaluation (SPEC §12.3).
+
+The policy is a cheap greedy rule over the engine's own `legal_actions`: it ranks actions by
+their immediate worth (like GreedyBot) and breaks ties at random. The evaluation turns a cut-off
+position into points: the score already earned, what the pieces on the board would score if the
+game ended now, end-game planet bonuses, and a modest value for cards in hand and ships.
+"""
+from __future__ import annotations
+
+import math
+
+from .. import actions as A
+from ..cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, SPACE_SHIP
+from ..endgame import pirate_points
+from ..engine import legal_actions
+from ..geometry import neighbour, opposite, sector_of
+from ..state import TILES, GameState
+from ..turn import tiles_to_draw
+from ..tiles import TILE_BY_ID
+from ..variants import TEAMS
+
+
+def _value(name: str | None) -> int:
+    card = CARD_BY_NAME.get(name or "")
+    return 0 if card is None or card.value is None else card.value
+
+
+def _nearest_ship(state: GameState, seat: int, sq) -> int:
+    best = 12
+    for s in state.ships.values():
+        if s.owner == seat:
+            best = min(best, max(abs(s.square[0] - sq[0]), abs(s.square[1] - sq[1])))
+    return best
+
+
+def action_score(state: GameState, seat: int, identity: dict[int, str], action) -> int:
+    """Immediate worth of an action for `seat`, in rough points; unknown kinds score 0."""
+    d = state.discovery
+    kind = type(action)
+    if kind is A.PlaceTile:
+        planets = TILE_BY_ID[state.names[action.tile]].planets
+        return (8 - _nearest_ship(state, seat, action.square)) if planets else 0
+    if kind is A.Next:
+        return -1
+    if kind is A.Pass:
+        return 0
+    if kind is A.Discover or kind is A.BinaryDiscover:
+        return 100 + _value(action.name)
+    if kind is A.PlayEnvironment:
+        if action.name == "Electromagnetic Web":
+            return 6
+        v = _value(action.name) * d.tile_value
+        return v if d.discoverer == seat else -v
+    if kind is A.PlayLifeForms:
+        v = sum(_value(n) for _, n in action.cards) * d.tile_value
+        return v if d.discoverer == seat else -v
+    if kind is A.PlayExplorer:
+        return 50
+    if kind is A.Move:
+        placed = state.board.tile_at(action.square)
+        if placed is not None and any((action.square, i) not in state.planets
+                                      for i in range(len(placed.tile.planets))):
+            return 40 + max(placed.tile.planets)
+        return -1
+    if kind is A.NewShip or kind is A.Upgrade:
+        return 6 + CARD_BY_NAME[action.name].movement
+    if kind is A.AttachExtra:
+        return 5
+    if kind is A.PlaceStation:
+        return state.board.station_value(action.square)
+    if kind is A.PlaceProbe:
+        return len(state.board.galaxy_squares(action.square, action.part))
+    if kind is A.PlacePirate:
+        return 2
+    if kind is A.ScoreQuest:
+        return 60
+    if kind is A.ScoreStation:
+        return 20 + state.board.station_value(action.square)
+    if kind is A.TakePeeked:
+        return 4 + _value(identity.get(action.card))
+    if kind is A.Peek or kind is A.LookAutomata:
+        return 4
+    if kind is A.Keep:
+        return len(action.cards)
+    if kind is A.Bank:
+        return 3
+    if kind is A.DrawCard:
+        return 3 if action.deck == "refuel" else 2
+    if kind is A.Discard:
+        if len(state.players[seat].hand) < 10:
+            return -1
+        return 1 - _value(identity.get(action.cards[0]))
+    return 0
+
+
+def ranked(state: GameState, seat: int, identity: dict[int, str], actions: list, rng) -> list:
+    """Actions best first by action_score; equal scores in a random order."""
+    keyed = [(-action_score(state, seat, identity, a), rng.next64(), i) for i, a in enumerate(actions)]
+    keyed.sort()
+    return [actions[i] for _, _, i in keyed]
+
+
+def _fits(board, tile, sq, rotation: int) -> bool:
+    """Whether tile matches every non-sun neighbour of sq (a frontier square, no active sun)."""
+    for d in range(4):
+        other = board.tile_at(neighbour(sq, d))
+        if other is not None and other.tile.kind != "sun" and \
+                tile.side(d, rotation) != other.tile.side(opposite(d), other.rotation):
+            return False
+    return True
+
+
+def quick_placements(board, tile, rng, wanted: int, tries: int = 40) -> list:
+    """Up to `wanted` legal placements found by random probing of the frontier, far cheaper
+    than enumerating them all; empty when a sun is being built (then the engine enumerates)."""
+    if tile.kind == "sun" or board.controlled_squares():
+        return []
+    frontier = board.frontier()
+    found = []
+    for _ in range(tries):
+        sq, r = frontier[rng.below(len(frontier))], rng.below(4)
+        if _fits(board, tile, sq, r) and (sq, r) not in found:
+            found.append((sq, r))
+            if len(found) == wanted:
+                break
+    return found
+
+
+def _quick_tile_action(state: GameState, seat: int, rng):
+    """Phase 1 of the basic turn without listing every placement: a random pile, then the first
+    drawn tile near the seat's ships when it has planets, anywhere otherwise."""
+    if tiles_to_draw(state):
+        piles = [i for i, pile in enumerate(state.piles) if pile]
+        return A.DrawTile(piles[rng.below(len(piles))])
+    handle = state.drawn[0]
+    tile = TILE_BY_ID[state.names[handle]]
+    spots = quick_placements(state.board, tile, rng, 6 if tile.planets else 1)
+    if not spots:
+        return None
+    if tile.planets:
+        spots.sort(key=lambda spot: _nearest_ship(state, seat, spot[0]))
+    return A.PlaceTile(handle, spots[0][0], spots[0][1])
+
+
+def policy_action(world, seat: int):
+    """The playout choice of `seat` in `world`: the best immediate gain, ties at random."""
+    state = world.state
+    if (state.phase == TILES and state.discovery is None and not state.variants.advanced
+            and not state.automata_seen):
+        quick = _quick_tile_action(state, seat, world.rng)
+        if quick is not None:
+            return quick
+    options = legal_actions(state, world.views[seat])
+    if len(options) == 1:
+        return options[0]
+    best, chosen, ties = None, None, 0
+    identity = world.identity
+    for a in options:
+        s = action_score(state, seat, identity, a)
+        if best is None or s > best:
+            best, chosen, ties = s, a, 1
+        elif s == best:
+            ties += 1  # reservoir sampling keeps a uniform pick among the ties
+            if world.rng.below(ties) == 0:
+                chosen = a
+    return chosen
+
+
+# -- evaluation -----------------------------------------------------------------------------
+HAND_WORTH = {PLANET: 3, ENVIRONMENT: 0, LIFE_FORM: 0, EXPLORER: 3, SPACE_SHIP: 2}
+
+
+def seat_value(state: GameState, seat: int, identity: dict[int, str]) -> float:
+    """Points `seat` has, plus what its pieces, planets and hand are likely to bring."""
+    player = state.players[seat]
+    value = float(player.score)
+    if state.over:
+        return value
+    board = state.board
+    for sq in player.stations:
+        value += board.station_value(sq)
+    for sq, seg in player.pirates:
+        if board.path_state(sq, seg) == "complete":
+            value += pirate_points(len(board.path_middle_squares(sq, seg)))
+        else:
+            value += 1
+    for sq, part in player.probes:
+        value += 0.5 * len(board.galaxy_squares(sq, part))
+    for (sq, _), record in state.planets.items():
+        if record.owner == seat:
+            value += (2 if record.home else 1) * (1 if sector_of(sq) == player.colour else 2)
+    for h in player.hand:
+        card = CARD_BY_NAME.get(identity.get(h) or "")
+        if card is None:
+            continue
+        value += HAND_WORTH.get(card.category, 0) + 0.5 * max(0, card.value or 0)
+    for ship in state.ships.values():
+        if ship.owner == seat:
+            value += 2 + (CARD_BY_NAME[ship.name].movement or 0)
+    return value
+
+
+def evaluate(state: GameState, seat: int, identity: dict[int, str]) -> float:
+    """A reward in [0, 1] for `seat`: its value against the best other seat (or team)."""
+    values = [seat_value(state, s, identity) for s in range(len(state.players))]
+    if state.variants.partnership:
+        team = next(t for t in TEAMS if seat in t)
+        mine = sum(values[s] for s in team)
+        theirs = sum(values[s] for s in range(len(values)) if s not in team)
+    elif len(values) == 1:
+        mine, theirs = values[0], 40.0  # solitaire: points against a nominal target
+    else:
+        mine = values[seat]
+        theirs = max(v for s, v in enumerate(values) if s != seat)
+    margin = mine - theirs
+    if state.over:
+        won = seat in state.winners
+        margin += 10.0 if won else -10.0
+    return 0.5 + 0.5 * math.tanh(margin / 20.0)

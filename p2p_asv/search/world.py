@@ -1,0 +1,53 @@
+"""One determinised world for the search bot (SPEC §12.3): a private copy of the state, every
+hidden identity filled in, and a dealer that answers chance requests from those identities.
+
+Every seat of a world sees everything (one shared identity map), which is what a playout
+needs: each simulated player chooses among its own hand, whose cards the world has drawn.
+"""
+from __future__ import annotations
+
+from ..actions import ChanceDeal, ChanceReveal, ChanceShuffle
+from ..engine import apply
+from ..state import CHANCE, GameState
+from ..view import PlayerView
+
+
+class World:
+    __slots__ = ("state", "identity", "views", "rng", "actions")
+
+    def __init__(self, state: GameState, identity: dict[int, str], rng) -> None:
+        self.state = state
+        self.identity = identity
+        self.views = [PlayerView(p.seat, identity) for p in state.players]
+        self.rng = rng
+        self.actions = 0   # events simulated in this world (benchmarks)
+
+    @classmethod
+    def sample(cls, state: GameState, determiniser, rng) -> "World":
+        """A world consistent with the determiniser's view: the state is cloned, never touched."""
+        return cls(state.clone(), determiniser.sample(rng), rng)
+
+    def chance(self):
+        """The outcome of the due chance request, drawn from this world's identities."""
+        request = self.state.pending[0]
+        if request.kind == "shuffle":
+            if request.contents is not None:
+                contents = list(request.contents)
+            else:
+                contents = [self.identity[h] for h in request.source]
+            self.rng.shuffle(contents)
+            self.identity.update(zip(request.handles, contents))
+            return ChanceShuffle(request.deck)
+        if request.kind == "reveal":
+            return ChanceReveal(tuple((h, self.identity[h]) for h in request.handles))
+        return ChanceDeal(request.seat, request.handles)
+
+    def play(self, seat: int, action) -> None:
+        apply(self.state, seat, action)
+        self.actions += 1
+
+    def play_chance(self):
+        action = self.chance()
+        apply(self.state, CHANCE, action)
+        self.actions += 1
+        return action

@@ -1,0 +1,175 @@
+"""The information-set search bot (SPEC §12.3): it reads only its own view, its worlds agree
+with that view, its budget is an iteration count (or a clock the caller passes), and it plays
+every variant (SPEC §13) to the end."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from p2p_asv.actions import DrawTile
+from p2p_asv.bots import BOTS, GreedyBot
+from p2p_asv.dealer import LocalDealer
+from p2p_asv.engine import apply, legal_actions, to_move
+from p2p_asv.search import SearchBot
+from p2p_asv.search.determinise import sample_identities, setup_layout
+from p2p_asv.search.rng import FastRandom
+from p2p_asv.selfplay import play_game
+from p2p_asv.setup import new_game
+from p2p_asv.state import CHANCE
+from p2p_asv.tiles import SPACE_TILES
+from p2p_asv.view import PlayerView
+
+
+def real_choice(state, view) -> bool:
+    """More than one legal action, and more than which face-down pile to draw a tile from."""
+    options = legal_actions(state, view)
+    return len(options) > 1 and not all(type(a) is DrawTile for a in options)
+
+
+def greedy_until(players: int, seed: int, turn: int, config=None):
+    """A greedy game stopped at seat 0's first real choice from `turn` on."""
+    state, dealer = new_game(players, config), LocalDealer(seed)
+    views = [PlayerView(s) for s in range(players)]
+    bots = [GreedyBot(f"{seed}/{s}") for s in range(players)]
+    while not (state.turn >= turn and to_move(state) == 0 and real_choice(state, views[0])):
+        seat = to_move(state)
+        action = dealer.outcome(state, views) if seat == CHANCE else bots[seat].choose(state, views[seat])
+        apply(state, seat, action)
+    return state, views, dealer
+
+
+def test_search_is_a_registered_bot():
+    assert BOTS["search"] is SearchBot
+
+
+def test_a_world_keeps_what_the_view_knows_and_each_deck_keeps_its_contents():
+    state, views, dealer = greedy_until(3, 5, 12)
+    view = views[0]
+    identity = sample_identities(state, view, FastRandom(1))
+    for h, name in list(state.names.items()) + list(view.known.items()):
+        if h in identity:
+            assert identity[h] == name
+    for h in state.players[0].hand:
+        assert identity[h] == view.known[h]
+    groups, _ = setup_layout(3, state.variants)
+    for deck, handles, contents in groups:
+        assert Counter(identity[h] for h in handles) == Counter(contents), deck
+    drawn = Counter(state.names[h] for h in range(len(SPACE_TILES)) if h in state.names)
+    unseen = Counter(identity[h] for pile in state.piles for h in pile)
+    assert unseen == Counter(SPACE_TILES) - drawn
+    # the hidden cards really are drawn afresh: another rng gives other opponents' hands
+    other = sample_identities(state, view, FastRandom(2))
+    theirs = [h for p in state.players[1:] for h in p.hand]
+    assert [identity[h] for h in theirs] != [other[h] for h in theirs]
+
+
+def _swap_hidden(views, dealer, state):
+    """Another true state the seat-0 view cannot tell apart: two opponents' hidden cards and
+    the top of Refuel change places (same public state, same seat-0 view)."""
+    a, b = state.players[1].hand[0], state.players[2].hand[0]
+    c = state.decks["refuel"][0]
+    ident = dict(dealer.identity)
+    ident[a], ident[b], ident[c] = ident[b], ident[c], ident[a]
+    other_views = [PlayerView(0, dict(views[0].known))]
+    for seat in (1, 2):
+        known = {h: ident[h] for h in views[seat].known if h in ident}
+        other_views.append(PlayerView(seat, known))
+    return ident, other_views
+
+
+def test_the_choice_is_the_same_for_true_states_the_view_cannot_tell_apart():
+    state, views, dealer = greedy_until(3, 11, 8)
+    ident_b, views_b = _swap_hidden(views, dealer, state)
+    assert ident_b != dealer.identity and views_b[1].known != views[1].known
+    state_b = state.clone()
+    assert state_b.hash() == state.hash() and views_b[0].known == views[0].known
+    before = (state.hash(), dict(views[0].known))
+    choice_a = SearchBot("same-seed", iterations=12).choose(state, views[0])
+    choice_b = SearchBot("same-seed", iterations=12).choose(state_b, views_b[0])
+    assert choice_a == choice_b
+    assert (state.hash(), dict(views[0].known)) == before  # nothing it was shown was changed
+
+
+def test_same_seed_and_iterations_give_the_same_choice_and_the_cap_holds():
+    state, views, _ = greedy_until(2, 3, 6)
+    picks = set()
+    for _ in range(2):
+        bot = SearchBot("seed-a", iterations=9, clock=lambda: 0.0, think=5.0)  # clock never runs out
+        picks.add(bot.choose(state, views[0]))
+        assert bot.last_iterations == 9 and bot.last_actions > 0
+    assert len(picks) == 1
+
+
+def test_the_clock_ends_thinking_and_one_legal_action_is_instant():
+    ticks = iter(range(1000))
+    bot = SearchBot("t", think=3.0, clock=lambda: next(ticks))
+    state, views, _ = greedy_until(2, 4, 5)
+    bot.choose(state, views[0])
+    assert 1 <= bot.last_iterations <= 3  # each tick is a second: 3 s run out after three checks
+    state, dealer = new_game(3), LocalDealer(9)
+    views = [PlayerView(s) for s in range(3)]
+    greedy = GreedyBot("g")
+    while True:  # the first position where the seat to move has one legal action (e.g. a pass)
+        seat = to_move(state)
+        if seat == CHANCE:
+            apply(state, seat, dealer.outcome(state, views))
+            continue
+        if len(legal_actions(state, views[seat])) == 1:
+            break
+        apply(state, seat, greedy.choose(state, views[seat]))
+    bot = SearchBot("t", think=3.0, clock=lambda: next(ticks))
+    assert bot.choose(state, views[seat]) == legal_actions(state, views[seat])[0]
+    assert bot.last_iterations == 0
+
+
+@pytest.mark.parametrize("players, config", [
+    (2, {}), (1, {"nine_planets": True}), (3, {"role_play": True, "nine_planets": True}),
+    (4, {"partnership": True, "tiles_per_turn": 3}), (2, {"advanced": True, "role_play": True}),
+])
+def test_the_search_bot_plays_every_variant_to_the_end(players, config):
+    kinds = ["search"] + ["greedy"] * (players - 1)
+    state, summary = play_game(players, 21, kinds, config=config, bot_options={"iterations": 1, "horizon": 0})
+    assert state.over and summary["bots"] == kinds
+
+
+# -- everywhere a bot goes (SPEC §12.2, §12.3) ------------------------------------------------
+def test_asv_selfplay_seats_a_search_bot_per_seat():
+    from cli.cmd_selfplay import bot_list, bot_options
+    from cli.main import build_parser, main
+    args = build_parser().parse_args(["selfplay", "--bots", "search,greedy,greedy,greedy",
+                                      "--iterations", "7"])
+    assert bot_list(args.bots, 4) == ["search", "greedy", "greedy", "greedy"]
+    assert bot_options(args) == {"iterations": 7}   # no clock: reproducible (SPEC §12.2)
+    args = build_parser().parse_args(["selfplay", "--bots", "search", "--think", "0.2"])
+    assert bot_options(args)["think"] == 0.2 and callable(bot_options(args)["clock"])
+    for bad in (["--iterations", "0"], ["--think", "0"], ["--bots", "search,deep"]):
+        with pytest.raises(SystemExit):
+            main(["selfplay", "--players", "2", "--bots", "search,greedy"] + bad)
+
+
+def test_the_networked_bot_agent_and_the_host_flags_take_the_search_bot():
+    from cli.main import build_parser
+    from cli.net_peer import _agent
+    args = build_parser().parse_args(["host", "--seats", "3", "--bots", "2", "--bot-kind", "search",
+                                      "--think", "0.05"])
+    assert args.bot_kind == "search" and args.think == 0.05
+    args = build_parser().parse_args(["join", "127.0.0.1:1/00/00", "--bot", "search"])
+    assert args.bot == "search" and args.think == 1.0
+    state, views, _ = greedy_until(2, 8, 3)
+    agent = _agent("search", "tag", 0.05)
+    assert agent(state, views[0]) in {a.text() for a in legal_actions(state, views[0])}
+    with pytest.raises(SystemExit):
+        _agent("search", "tag", 0.0)
+
+
+def test_asv_play_puts_search_bots_in_the_other_seats():
+    from cli.cmd_play import bot_kinds
+    from cli.local_game import LocalGame
+    from cli.main import build_parser
+    args = build_parser().parse_args(["play", "--bot", "search", "--think", "0.01"])
+    assert bot_kinds(args.bots, 2, 1) == ["search", None] and args.think == 0.01
+    game = LocalGame(2, 1, 5, ["search", None], think=0.01)
+    assert game.labels == ["search bot", "you"]
+    happened = game.wait_for_turn()   # the search bot plays seat 0's whole first turn
+    assert game.my_turn() and any(h.seat == 0 for h in happened)
