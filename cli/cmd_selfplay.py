@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import sys
-
 import time
 
 from p2p_asv.bots import BOTS
