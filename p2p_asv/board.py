@@ -425,6 +425,25 @@ class Board:
     def path_planets(self, sq: Square, segment: int) -> tuple[Node, ...]:
         return self._path.get((sq, segment)).planets
 
+    def joined_segments(self, sq: Square, segment: int) -> tuple[Node, ...]:
+        """The segments of neighbouring tiles that this segment runs straight into."""
+        placed = self._tiles[sq]
+        out = []
+        for s in placed.tile.paths[segment].sides:
+            d = (s + placed.rotation) % 4
+            n = neighbour(sq, d)
+            other = self._tiles.get(n)
+            if other is not None:
+                theirs = segment_on_side(other.tile, other.rotation, opposite(d))
+                if theirs is not None:
+                    out.append((n, theirs))
+        return tuple(sorted(out, key=node_order))
+
+    def segment_planet(self, sq: Square, segment: int) -> Node | None:
+        """The planet this segment ends at inside its own tile, if any."""
+        seg = self._tiles[sq].tile.paths[segment]
+        return (sq, seg.planet) if seg.end == END_PLANET else None
+
     def planet_paths(self, sq: Square, planet: int) -> tuple[int, ...]:
         """Indices of the segments on sq that end at that planet."""
         placed = self._tiles.get(sq)

@@ -15,20 +15,15 @@ def pirate_points(middle_tiles: int) -> int:
 
 
 def score_probes(state: GameState) -> None:
-    """SPEC §9.1: every galaxy still holding probes scores 1 a tile to its most probes."""
-    seen = []
+    """SPEC §9.1: each seat with a probe in a galaxy still unfinished scores 1 a tile of it,
+    once per galaxy however many probes it has there."""
     for p in state.players:
+        seen = []
         for sq, part in p.probes:
             key = state.board.galaxy_key(sq, part)
-            if key in seen:
-                continue
-            seen.append(key)
-            counts = [sum(1 for pr in q.probes if state.board.galaxy_key(*pr) == key)
-                      for q in state.players]
-            tiles = len(state.board.galaxy_squares(sq, part))
-            for q, n in zip(state.players, counts):
-                if n == max(counts):
-                    q.gain(tiles, "probes at end")
+            if key not in seen:
+                seen.append(key)
+                p.gain(len(state.board.galaxy_squares(sq, part)), "probes at end")
     for p in state.players:
         p.probes = []
 

@@ -6,6 +6,8 @@ the state exactly as it was. It mutates in place and returns the state: call
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 from . import actions as A
 from .cards import CARD_BY_NAME, CARDS, ENVIRONMENT, EXPLORER, LIFE_FORM, ON_OPPONENT_PLANET, PLANET
 from .chance import CHANCE_HANDLERS
@@ -16,7 +18,7 @@ from . import energy
 from .destruction import DOOM_ACTIONS, doom_legal, doomed_owner
 from .errors import EngineError, IllegalAction, MalformedAction, OutOfTurn
 from .movement import destinations, undiscovered_planets
-from .life_effects import (can_bank, can_look_automata, do_bank, do_keep, do_look_automata,
+from .life_effects import (bank_sources, can_bank, can_look_automata, do_bank, do_keep, do_look_automata,
                            keep_limit)
 from .quest_rules import do_score_quest, scorable_quests
 from .quests import QUEST_DECK
@@ -24,7 +26,7 @@ from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState
 from .tiles import TILE_BY_ID
 from .tiles import TILES as TILE_TYPES
 from .turn import (BIG_SHIP, PHASE_ACTIONS, PIECE_LIMIT, advance, can_draw, can_peek, hand_limit,
-                   home_squares, opponent_planet_on_path, peeked_in_deck, pirate_on_path,
+                   home_squares, opponent_planet_next_to, second_star_t, peeked_in_deck, pirate_on_path,
                    station_at, tiles_to_draw)
 from .view import PlayerView
 
@@ -227,12 +229,14 @@ def _pieces(state: GameState, view: PlayerView) -> list:
             continue
         big_elsewhere = lambda skip=None: any(CARD_BY_NAME[s.name].movement > BIG_SHIP  # noqa: E731
                                               for s in ships if s.id != skip)
-        if len(ships) < PIECE_LIMIT and (card.movement <= BIG_SHIP or not big_elsewhere()):
+        if (len(ships) < PIECE_LIMIT and (card.movement <= BIG_SHIP or not big_elsewhere())
+                and not second_star_t(state, seat, n)):
             out += [A.NewShip(h, n, sq) for sq in home_squares(state, seat)]
         for s in ships:
             if (card.movement > CARD_BY_NAME[s.name].movement
                     and (card.movement <= BIG_SHIP or not big_elsewhere(s.id))
-                    and all(n in CARD_BY_NAME[e].fits for e in s.extras)):
+                    and all(n in CARD_BY_NAME[e].fits for e in s.extras)
+                    and not second_star_t(state, seat, n, skip=s.id)):
                 out.append(A.Upgrade(s.id, h, n))
     if state.piece_placed:
         return out
@@ -246,7 +250,7 @@ def _pieces(state: GameState, view: PlayerView) -> list:
         if len(player.pirates) < PIECE_LIMIT and not tile.planets:
             out += [A.PlacePirate(sq, i) for i in range(len(tile.paths))
                     if state.board.path_state(sq, i) != "ruined" and not pirate_on_path(state, sq, i)
-                    and not opponent_planet_on_path(state, seat, sq, i)]
+                    and not opponent_planet_next_to(state, seat, sq, i)]
     return out
 
 
@@ -264,8 +268,12 @@ def _moves(state: GameState, view: PlayerView) -> list:
 
 
 def _discards(state: GameState, view: PlayerView) -> list:
+    """SPEC §6.4: one card; with Alien Artifact every non-empty set of cards, each listed once."""
+    player = state.players[view.seat]
+    hand = sorted(player.hand)
+    sizes = range(1, len(hand) + 1) if "Alien Artifact" in player.continuing else (1,)
     return ([A.Next()] + _free_actions(state, view)
-            + [A.Discard((h,)) for h in state.players[view.seat].hand])
+            + [A.Discard(cards) for n in sizes for cards in combinations(hand, n)])
 
 
 def _keeps(state: GameState, view: PlayerView) -> list:
@@ -280,7 +288,7 @@ def _effects(state: GameState, seat: int) -> list:
     """SPEC §8.10: Automata and City of Banks, once a turn each in phase 5."""
     out = [A.LookAutomata()] if can_look_automata(state, seat) else []
     if can_bank(state, seat):
-        others = [h for p in state.players if p.seat != seat for h in p.hand]
+        others = [h for other in bank_sources(state, seat) for h in state.players[other].hand]
         out += [A.Bank(t, g) for t in others for g in state.players[seat].hand]
     return out
 

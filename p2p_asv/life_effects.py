@@ -5,6 +5,7 @@ from .actions import Bank, Keep, LookAutomata
 from .checks import require
 from .state import REFILL, ChanceRequest, GameState
 from .turn import hand_limit
+from .variants import may_exchange
 
 AUTOMATA, CITY_OF_BANKS = "Automata", "City of Banks"
 AUTOMATA_LOOK = 4
@@ -16,7 +17,8 @@ def _owns(state: GameState, seat: int, card: str) -> bool:
 
 def can_look_automata(state: GameState, seat: int) -> bool:
     return (state.phase == REFILL and _owns(state, seat, AUTOMATA) and not state.automata_used
-            and bool(state.decks["port"]) and len(state.players[seat].hand) < hand_limit(state, seat))
+            and bool(state.decks["port"]) and len(state.players[seat].hand) < hand_limit(state, seat)
+            and (not state.variants.advanced or state.energy >= 1))  # a card kept costs 1 (SPEC §8.10)
 
 
 def do_look_automata(state: GameState, seat: int, action: LookAutomata) -> None:
@@ -24,7 +26,8 @@ def do_look_automata(state: GameState, seat: int, action: LookAutomata) -> None:
     require(state.phase == REFILL, "Automata are used in phase 5")
     require(_owns(state, seat, AUTOMATA), "you have no Automata")
     require(not state.automata_used, "the Automata work once a turn")
-    require(can_look_automata(state, seat), "your hand is full or the Space Port is empty")
+    require(can_look_automata(state, seat),
+            "your hand is full, the Space Port is empty or no energy is left to keep a card")
     seen = tuple(state.decks["port"][:AUTOMATA_LOOK])
     state.automata_used = True
     state.automata_seen = list(seen)
@@ -53,7 +56,12 @@ def do_keep(state: GameState, seat: int, action: Keep) -> None:
 def can_bank(state: GameState, seat: int) -> bool:
     return (state.phase == REFILL and _owns(state, seat, CITY_OF_BANKS) and not state.bank_used
             and bool(state.players[seat].hand)
-            and any(p.hand for p in state.players if p.seat != seat))
+            and any(p.hand for p in state.players if may_exchange(state.variants, seat, p.seat)))
+
+
+def bank_sources(state: GameState, seat: int) -> list[int]:
+    """The seats City of Banks may take from: any other seat but a partner (SPEC §13.4)."""
+    return [p.seat for p in state.players if may_exchange(state.variants, seat, p.seat)]
 
 
 def do_bank(state: GameState, seat: int, action: Bank) -> None:
@@ -63,6 +71,7 @@ def do_bank(state: GameState, seat: int, action: Bank) -> None:
     require(not state.bank_used, "City of Banks works once a turn")
     owner = next((p.seat for p in state.players if action.take in p.hand), None)
     require(owner is not None and owner != seat, f"#{action.take} is not in another player's hand")
+    require(may_exchange(state.variants, seat, owner), "partners cannot exchange cards (SPEC §13.4)")
     require(action.give in state.players[seat].hand, f"#{action.give} is not in your hand")
     state.bank_used = True
     state.players[owner].hand.remove(action.take)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .actions import (AttachExtra, Discard, DrawCard, DrawTile, NewShip, Peek, PlaceProbe, PlacePirate,
                       PlaceStation, PlaceTile, ScoreStation, ScrapTile, TakePeeked, Upgrade)
-from .cards import CARD_BY_NAME, SPACE_SHIP
+from .cards import CARD_BY_NAME, SPACE_SHIP, STARTING_SHIP
 from .checks import card_claim, play_from_hand, require
 from . import energy
 from .endgame import finish_game
@@ -155,6 +155,13 @@ def _big_ships(state: GameState, seat: int, skip: int | None = None) -> int:
                if s.id != skip and CARD_BY_NAME[s.name].movement > BIG_SHIP)
 
 
+def second_star_t(state: GameState, seat: int, name: str, skip: int | None = None) -> bool:
+    """SPEC §6.2: a seat has one Star-T piece, so a Star-T card is refused while another of
+    its ships (other than `skip`, the one being upgraded) is a Star-T."""
+    return name == STARTING_SHIP and any(s.name == STARTING_SHIP and s.id != skip
+                                         for s in state.ships_of(seat))
+
+
 def home_squares(state: GameState, seat: int) -> list:
     return sorted({sq for (sq, _), r in state.planets.items() if r.owner == seat and r.home},
                   key=lambda s: (s[1], s[0]))
@@ -167,6 +174,7 @@ def do_new_ship(state: GameState, seat: int, action: NewShip) -> None:
     require(len(state.ships_of(seat)) < PIECE_LIMIT, "you already have two ships in play")
     require(card.movement <= BIG_SHIP or _big_ships(state, seat) == 0,
             "only one ship above M+2 may be in play")
+    require(not second_star_t(state, seat, action.name), "you have one Star-T piece and it is in play")
     require(action.square in home_squares(state, seat), "a new ship starts on one of your home planets")
     play_from_hand(state, seat, action.card, action.name)
     state.ships[state.next_ship] = Ship(state.next_ship, seat, action.card, action.name, action.square)
@@ -190,6 +198,8 @@ def do_upgrade(state: GameState, seat: int, action: Upgrade) -> None:
             "only one ship above M+2 may be in play")
     require(all(action.name in CARD_BY_NAME[e].fits for e in ship.extras),
             f"this ship's extras do not fit a {action.name}")
+    require(not second_star_t(state, seat, action.name, skip=ship.id),
+            "you have one Star-T piece and it is in play")
     play_from_hand(state, seat, action.card, action.name)
     state.players[seat].pile.append(ship.name)  # SPEC §6.2: the old card stays under the new one
     ship.card, ship.name = action.card, action.name
@@ -243,10 +253,12 @@ def pirate_on_path(state: GameState, sq, seg) -> bool:
     return any(state.board.path_key(*pr) == key for p in state.players for pr in p.pirates)
 
 
-def opponent_planet_on_path(state: GameState, seat: int, sq, seg) -> bool:
-    """SPEC §6.2: a pirate's path may reach undiscovered planets or its placer's own, no other."""
-    for end in state.board.path_planets(sq, seg):
-        record = state.planets.get(end)
+def opponent_planet_next_to(state: GameState, seat: int, sq, seg) -> bool:
+    """SPEC §6.2: the tiles the pirate's path segment runs into may hold an undiscovered
+    planet, the placer's own planet or more path; not another seat's planet."""
+    for node in state.board.joined_segments(sq, seg):
+        end = state.board.segment_planet(*node)
+        record = state.planets.get(end) if end is not None else None
         if record is not None and record.owner != seat:
             return True
     return False
@@ -259,8 +271,8 @@ def do_place_pirate(state: GameState, seat: int, action: PlacePirate) -> None:
     require(0 <= action.segment < len(tile.paths), "no such path on that tile")
     require(state.board.path_state(action.square, action.segment) != "ruined", "that path is ruined")
     require(not pirate_on_path(state, action.square, action.segment), "that path already has a pirate")
-    require(not opponent_planet_on_path(state, seat, action.square, action.segment),
-            "a pirate's path may not lead to another player's planet")
+    require(not opponent_planet_next_to(state, seat, action.square, action.segment),
+            "a pirate's tile may not connect to another player's planet")
     require(len(state.players[seat].pirates) < PIECE_LIMIT, "you already have two pirates in play")
     state.players[seat].pirates.append((action.square, action.segment))
     state.piece_placed = True

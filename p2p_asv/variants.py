@@ -46,3 +46,8 @@ class Variants:
 
 
 TEAMS = ((0, 2), (1, 3))  # partnership: partners sit opposite (SPEC §2.3)
+
+
+def may_exchange(variants: Variants, a: int, b: int) -> bool:
+    """SPEC §13.4: cards never pass between two different seats who are partners."""
+    return a != b and not (variants.partnership and (a - b) % 2 == 0)

@@ -233,6 +233,24 @@ def test_unfinished_galaxy_scores_one_a_tile_at_the_end():
     assert g.state.players[0].probes == []
 
 
+def test_every_seat_with_a_probe_in_an_unfinished_galaxy_scores_its_tiles():
+    """SPEC §9.1 (rulebook: "a player with a Space Probe in a Galaxy scores only 1 point for
+    each Space tile in the Galaxy if the Galaxy is unfinished"): no majority at the end, and
+    a seat's second probe there adds nothing."""
+    g = galaxy_game(["gal-cap", "deep", "deep", "gal-band", "deep", "deep"])
+    area = [(3, 4), (3, 5), (3, 6)]
+    g.tiles([("gal-cap", (3, 4), 2)], away=area)
+    g.act(A.PlaceProbe((3, 4), 0))
+    g.end_turn()
+    g.tiles([("gal-band", (3, 5), 0)], away=area)
+    g.act(A.PlaceProbe((3, 5), 0))
+    g.end_turn()
+    g.state.players[0].probes.append(((3, 5), 0))     # rigged: seat 0 holds the majority, 2 to 1
+    finish_game(g.state)
+    assert gained(g, 0, "probes at end") == 2
+    assert gained(g, 1, "probes at end") == 2
+
+
 # -- SPEC §8.5, §9.1 stations --------------------------------------------------------------
 def test_station_worth_five_with_four_neighbours_and_nine_when_surrounded():
     """Rulebook station examples A (5 so far, cannot be scored) and B (9, may be scored)."""

@@ -367,11 +367,13 @@ def test_game_ends_after_the_turn_in_which_the_last_tile_is_drawn(players, seed)
     assert state.hash() == refused_state
 
 
-def test_pirate_refused_on_a_path_leading_to_an_opponent_planet():
-    """SPEC §6.2: a pirate's path may reach undiscovered planets or the placer's own only."""
+def test_pirate_refused_next_to_an_opponent_planet_but_not_further_along_the_path():
+    """SPEC §6.2 (rulebook: the pirate's tile "can be connected to another Space tile that
+    contains either an undiscovered Planet, a Planet that belongs to the player placing the
+    Pirate, or a Space Path"): only the tiles the new tile's path runs into are checked."""
     from p2p_asv.state import PlanetRecord
     from p2p_asv.tile_model import DEEP, PATH, PathSegment, Tile
-    from p2p_asv.turn import opponent_planet_on_path
+    from p2p_asv.turn import opponent_planet_next_to
     from p2p_asv.geometry import parse_square
     g = Game(2)
     state = g.state
@@ -379,11 +381,48 @@ def test_pirate_refused_on_a_path_leading_to_an_opponent_planet():
                planets=(1,))
     middle = Tile("t-mid", "path", 1, (DEEP, PATH, DEEP, PATH), paths=(PathSegment((1, 3)),),
                   path_shape="straight")
-    a, b = parse_square("B-12"), parse_square("C-12")
+    a, b, c = parse_square("B-12"), parse_square("C-12"), parse_square("D-12")
     state.board.place(end, a, 0, setup=True)
     state.board.place(middle, b, 0, setup=True)
-    assert not opponent_planet_on_path(state, 0, b, 0)   # undiscovered: allowed
+    state.board.place(middle, c, 0, setup=True)
+    assert not opponent_planet_next_to(state, 0, b, 0)   # undiscovered: allowed
     state.planets[(a, 0)] = PlanetRecord(0, False)
-    assert not opponent_planet_on_path(state, 0, b, 0)   # own planet: allowed
+    assert not opponent_planet_next_to(state, 0, b, 0)   # own planet: allowed
     state.planets[(a, 0)] = PlanetRecord(1, False)
-    assert opponent_planet_on_path(state, 0, b, 0)       # another seat's planet: refused
+    assert opponent_planet_next_to(state, 0, b, 0)       # another seat's planet next to it: refused
+    assert not opponent_planet_next_to(state, 0, c, 0)   # one tile further it joins a path: allowed
+    g.tiles(away=[a, b, c])
+    state.placed_this_turn += [b, c]                     # rigged: as if placed this turn
+    assert A.PlacePirate(c, 0) in g.legal() and A.PlacePirate(b, 0) not in g.legal()
+    with pytest.raises(IllegalAction, match="connect to another player's planet"):
+        apply(state.clone(), 0, A.PlacePirate(b, 0))
+    g.act(A.PlacePirate(c, 0))
+    assert state.players[0].pirates == [(c, 0)]
+
+
+def _draw_port(g: Game) -> None:
+    g.to_phase(DISCARD)
+    g.act(A.Discard((g.state.players[0].hand[0],)))
+    g.act(A.DrawCard("port"))
+    g.end_turn()
+    g.tiles()
+
+
+def test_a_seat_has_one_star_t_piece():
+    """SPEC §6.2: "All pieces must come from your supply": a second Star-T card finds no piece."""
+    g = Game(1, dealer=RiggedDealer(8, tiles=PLAIN, port=["Star-T Ship", "Space Shuttle", "Fighter Ship"]))
+    g.tiles()
+    _draw_port(g)
+    star_t = g.hand_named(0, "Star-T Ship")
+    first = g.state.ships_of(0)[0].id
+    assert not any(isinstance(a, A.NewShip) and a.card == star_t for a in g.legal())
+    refused(g, 0, A.NewShip(star_t, "Star-T Ship", HOME), "one Star-T")
+    _draw_port(g)
+    g.act(A.NewShip(g.hand_named(0, "Space Shuttle"), "Space Shuttle", HOME))
+    second = g.state.ships_of(0)[1].id
+    _draw_port(g)
+    refused(g, 0, A.Upgrade(second, star_t, "Star-T Ship"), "one Star-T")
+    g.act(A.Upgrade(first, g.hand_named(0, "Fighter Ship"), "Fighter Ship"))
+    g.end_turn()
+    g.tiles()                                          # the Star-T piece is back in the supply
+    assert A.Upgrade(second, star_t, "Star-T Ship") in g.legal()

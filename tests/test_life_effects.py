@@ -65,3 +65,67 @@ def test_effects_need_the_card_in_front_of_you():
         apply(g.state.clone(), 0, A.LookAutomata())
     with pytest.raises(IllegalAction, match="no City of Banks"):
         apply(g.state.clone(), 0, A.Bank(g.state.players[1].hand[0], g.state.players[0].hand[0]))
+
+
+def test_partners_cannot_exchange_cards_through_city_of_banks():
+    """SPEC §13.4: in the partnership game City of Banks takes only from the other team."""
+    from helpers_engine import RiggedDealer
+    from p2p_asv.setup import new_game
+    from p2p_asv.view import PlayerView
+    g = Game(4, dealer=RiggedDealer(5))
+    g.state = new_game(4, {"partnership": True})
+    g.views = [PlayerView(s) for s in range(4)]
+    g.settle()
+    state = g.state
+    state.players[0].continuing.append("City of Banks")
+    g.tiles()
+    g.to_phase(DISCARD)
+    g.act(A.Discard((state.players[0].hand[0],)))
+    give = state.players[0].hand[0]
+    partner, rival = state.players[2].hand[0], state.players[1].hand[0]
+    legal = g.legal(0)
+    assert A.Bank(rival, give) in legal and not any(a.take == partner for a in legal if isinstance(a, A.Bank))
+    with pytest.raises(IllegalAction, match="partners"):
+        apply(state.clone(), 0, A.Bank(partner, give))
+
+
+def test_alien_artifact_lists_every_multi_card_discard_once():
+    """SPEC §6.4, §11.2: with Alien Artifact every non-empty set of hand cards is a legal discard."""
+    from itertools import combinations
+    g = Game(2, seed=5)
+    g.state.players[0].continuing.append("Alien Artifact")
+    g.tiles()
+    g.to_phase(DISCARD)
+    hand = sorted(g.state.players[0].hand)
+    discards = [a for a in g.legal(0) if isinstance(a, A.Discard)]
+    assert len(discards) == 2 ** len(hand) - 1 == len({frozenset(a.cards) for a in discards})
+    assert A.Discard(tuple(hand)) in discards and A.Discard(tuple(combinations(hand, 3))[7]) in discards
+    g.act(A.Discard(tuple(hand[:4])))
+    assert g.state.decks["junk"][-4:] == hand[:4] and g.state.phase == REFILL
+
+
+def test_without_alien_artifact_only_single_discards_are_listed():
+    g = Game(2, seed=5)
+    g.tiles()
+    g.to_phase(DISCARD)
+    discards = [a for a in g.legal(0) if isinstance(a, A.Discard)]
+    assert sorted(a.cards for a in discards) == [(h,) for h in sorted(g.state.players[0].hand)]
+
+
+def test_automata_need_the_energy_to_keep_a_card_in_the_advanced_game():
+    """SPEC §8.10, §13.5: a look with no energy left would leave no legal keep."""
+    from helpers_engine import RiggedDealer
+    from p2p_asv.setup import new_game
+    from p2p_asv.view import PlayerView
+    g = Game(2, dealer=RiggedDealer(5))
+    g.state = new_game(2, {"advanced": True})
+    g.views = [PlayerView(s) for s in range(2)]
+    g.settle()
+    state = g.state
+    state.players[0].continuing.append("Automata")
+    g.act(A.Discard((state.players[0].hand[0],)))
+    assert A.LookAutomata() in g.legal(0)
+    state.energy = 0
+    assert A.LookAutomata() not in g.legal(0)
+    with pytest.raises(IllegalAction, match="no energy"):
+        apply(state.clone(), 0, A.LookAutomata())
