@@ -93,15 +93,16 @@ def only_next(state: GameState, seat: int) -> str:
     return "nothing else is allowed in this phase"
 
 
-def next_guard(state: GameState, legal: list) -> str | None:
-    """A question before `next` would skip a move or a draw still open (SPEC §31.5)."""
+def next_guard(state: GameState, legal: list) -> tuple[str, str] | None:
+    """(why, question) before `next` would skip a move or a draw still open (SPEC §31.5)."""
     if state.variants.advanced:
         return None
     texts = [a.text() for a in legal]
     if state.phase == MOVE and any(t.startswith("move ") for t in texts):
         ships = sorted({t.split()[1] for t in texts if t.startswith("move ")})
-        return f"{', '.join(ships)} can still move. End the move phase without moving?"
+        return f"{', '.join(ships)} can still move.", "end the move phase without moving?"
     if state.phase == REFILL and any(t.startswith("draw ") for t in texts):
-        return (f"you have {len(state.players[state.active].hand)} cards and may draw up to "
-                f"{hand_limit(state, state.active)}. End your turn without drawing?")
+        hand = len(state.players[state.active].hand)
+        return (f"you hold {hand} of {hand_limit(state, state.active)} cards and may still draw.",
+                "end your turn without drawing?")
     return None

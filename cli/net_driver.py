@@ -21,7 +21,8 @@ from p2p_asv.state import CHANCE
 from .asv_adapter import AsvRules
 from .net_peer import Printer, exit_code, host_game, join_game, user_error
 from .narrate import before, score_lines
-from .repl import Happened, Repl, default_history, use_colour
+from .repl import Happened, default_history, use_colour
+from .repl_live import LiveRepl, NoteWriter, UiSink
 
 __all__ = ["RecordingRules", "NetDriver", "play_networked"]
 
@@ -45,8 +46,10 @@ class RecordingRules(AsvRules):
 class NetDriver:
     """cli.repl.SeatDriver over a running Node (call only from outside the trio thread)."""
 
-    def __init__(self, node, token, rules: RecordingRules) -> None:
+    def __init__(self, node, token, rules: RecordingRules, address: str | None = None) -> None:
         self.node, self.token, self.rules = node, token, rules
+        self.address = address          # a peer's HOST:PORT to resume through
+        self._sink = None
         self._seen = 0
         self._snap = None
         self._refresh()
@@ -89,6 +92,57 @@ class NetDriver:
         trio.from_thread.run(self.node.submit, action.text(), trio_token=self.token)
         self._refresh()
 
+    def poll(self) -> list[Happened]:
+        """The events applied since the last call, without waiting (the live REPL)."""
+        if self._finished():
+            return []
+        try:
+            return self._refresh()
+        except trio.RunFinishedError:
+            self._snap = (*self._snap[:3], True)
+            return []
+
+    def _finished(self) -> bool:
+        """The peer's trio run has ended (the game is over, or the peer stopped)."""
+        try:
+            self._sync(lambda: None)
+        except trio.RunFinishedError:
+            self._snap = (*self._snap[:3], True)
+            return True
+        return False
+
+    def attach(self, sink) -> None:
+        """Push to `sink` (cli.repl_live.UiSink) from the trio thread: `changed()` after
+        every change and once a second; `note(text)` through the Printer's lines."""
+        self._sink = sink
+        try:
+            self._sync(trio.lowlevel.spawn_system_task, self._watch)
+        except trio.RunFinishedError:
+            sink.changed()
+
+    async def _watch(self) -> None:
+        try:
+            while not self.node.over:
+                with trio.move_on_after(1.0):
+                    await self.node.wait_changed()
+                self._sink.changed()
+        except Exception as exc:  # noqa: BLE001 - a crash here would end the peer's trio run
+            self._sink.note(f"(live updates stopped: {type(exc).__name__}: {exc})")
+        self._sink.changed()
+
+    def resume_hint(self) -> str | None:
+        """The command that brings this seat back (SPEC §29.7): the log and a peer's address."""
+        log = self.node.log_path
+        if log is None:
+            return None
+        address = self.address
+        if address is None:
+            try:
+                address = self._sync(peer_address, None, self.node)
+            except trio.RunFinishedError:
+                address = None
+        return f"asv join {address or 'HOST:PORT'} --resume {log}"
+
     def wait_for_turn(self) -> list[Happened]:
         happened: list[Happened] = []
         while True:
@@ -102,8 +156,20 @@ class NetDriver:
             await self.node.wait_changed()
 
 
+def peer_address(args, node) -> str | None:
+    """HOST:PORT of another peer of this game, to come back through (SPEC §29.7)."""
+    address = getattr(args, "address", None) if args is not None else None
+    if address:
+        return address.split("/")[0].removeprefix("asv join ").strip()
+    try:
+        known = node.mesh.known_peers()
+    except Exception:  # noqa: BLE001 - no address book: the hint says HOST:PORT
+        return None
+    return f"{known[0].host}:{known[0].port}" if known else None
+
+
 def play_networked(args, *, host: bool, input=None, output=None, history=None, color=None,
-                   repl_class=Repl, **repl_options) -> int:
+                   repl_class=LiveRepl, **repl_options) -> int:
     """`asv host` / `asv join` with a human seat: lobby in trio, then the REPL."""
     rules = RecordingRules()
     printer = Printer(turns=False)
@@ -152,13 +218,18 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
               file=sys.stderr)
         return 1
     printer.out = None                   # from here the REPL tells the story
-    driver = NetDriver(node, token, rules)
+    driver = NetDriver(node, token, rules, address=peer_address(args, None))
     use_color = use_colour(args.no_color) if color is None else color
     repl = repl_class(driver, color=use_color, input=input, output=output,
                       history=history or default_history(), **repl_options)
+    if isinstance(repl, UiSink):
+        printer.out = NoteWriter(repl)   # drops, aborts and the audit appear above the prompt
     play_networked.last_repl = repl      # for tests: the transcript
     repl.run()
     if not node.over:                    # the human left: stop the peer; its log keeps what it wrote
+        hint = driver.resume_hint()
+        if hint:
+            repl.say(f"your log keeps every event written so far; come back with:\n  {hint}")
         try:
             trio.from_thread.run_sync(outcome["scope"].cancel, trio_token=token)
         except trio.RunFinishedError:

@@ -280,7 +280,7 @@ def hand(state: GameState, view: PlayerView) -> FormattedText:
 def scores(state: GameState) -> FormattedText:
     """One line a seat: score, cards in hand, ships with their squares, pieces in play."""
     c = Canvas()
-    c.line("seat colour   score  hand  ships                          stations probes pirates", LABEL)
+    c.line("seat colour   score  hand  ships                      stations probes pirates", LABEL)
     for p in state.players:
         ships = " ".join(f"s{s.id}:{s.name}@{square_name(s.square)}"
                          + (f"+{'+'.join(s.extras)}" if s.extras else "")
@@ -288,7 +288,7 @@ def scores(state: GameState) -> FormattedText:
         marker = "▶" if state.active == p.seat and not state.over else " "
         c.add(f"{marker}{p.seat:<3} ")
         c.add(f"{p.colour:<8}", STYLE[p.colour] + " bold")
-        c.line(f"{p.score:>5}  {len(p.hand):>4}  {ships:<30} {len(p.stations):>8} "
+        c.line(f"{p.score:>5}  {len(p.hand):>4}  {ships:<26} {len(p.stations):>8} "
                f"{len(p.probes):>6} {len(p.pirates):>7}" + (f"  role: {p.role}" if p.role else ""))
     if state.variants.partnership:  # SPEC §13.4
         teams = "  ".join(f"{'+'.join(state.players[s].colour for s in team)} "

@@ -181,7 +181,7 @@ class Repl:
         self.output = output
         self.transcript: list[str] = []     # plain text of everything said, for tests and logs
         self.happened: list[str] = []       # what the game did, for `history`
-        self.status: dict[str, str] = {}    # toolbar items pushed by the driver (clock, peers)
+        self.status_items: dict[str, str] = {}   # toolbar items pushed by the driver (clock, peers)
         self.confirm: tuple[str, object] | None = None   # a question before an irreversible step
         self._shown_board = ""
         self.session = PromptSession(
@@ -213,7 +213,7 @@ class Repl:
 
     def _toolbar(self):
         ft = render.toolbar(self.driver.state(), self.driver.view(), width=self.width(),
-                            status=" · ".join(self.status.values()), letters=not self.color)
+                            status=" · ".join(self.status_items.values()), letters=not self.color)
         return ft if self.color else render.plain(ft)
 
     def board_text(self) -> FormattedText:
@@ -376,8 +376,8 @@ class Repl:
 
     def not_your_turn(self) -> None:
         state = self.driver.state()
-        self.say(f"not your turn: {render.whose_move(state, self.driver.seat)} "
-                 "(nothing was sent or kept; board, hand, scores and help work any time)", "fg:ansired")
+        self.say(f"not your turn: {render.whose_move(state, self.driver.seat)}. Nothing was sent.",
+                 "fg:ansired")
 
     def legal_sorted(self) -> list:
         return sorted(self.driver.legal(), key=lambda a: natural_key(a.text()))
@@ -385,10 +385,11 @@ class Repl:
     def play(self, action, *, confirmed: bool = False) -> None:
         state = self.driver.state()
         if isinstance(action, A.Next) and not confirmed:
-            question = explain.next_guard(state, self.driver.legal())
-            if question is not None:
+            guard = explain.next_guard(state, self.driver.legal())
+            if guard is not None:
+                why, question = guard
                 self.confirm = (question, action)
-                self.say(f"{question} Type y (or next again) to go on, anything else to stay.")
+                self.say(f"{why} y or next: go on; anything else: stay.")
                 return
         phase_before = (state.turn, state.phase)
         if not self.submit(action):
@@ -472,8 +473,9 @@ class Repl:
                 head = f"{key}" + (f" [{notes[key]}]" if notes[key] else "") + ": "
                 self.say(textwrap.fill(items, width=width, initial_indent=head, subsequent_indent="      ",
                                        break_on_hyphens=False).replace("\u00a0", " "))
-            self.say(f"({len(shown)} actions; type legal PREFIX, e.g. legal {next(iter(groups))}, "
-                     "for a numbered list, or Tab to complete)")
+            self.say(textwrap.fill(f"({len(shown)} actions; type legal PREFIX, e.g. legal "
+                                   f"{next(iter(groups))}, for a numbered list, or Tab to complete)",
+                                   width=width))
 
     def history(self, arg: str) -> None:
         n = int(arg) if arg.isascii() and arg.isdigit() else 20

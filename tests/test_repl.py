@@ -382,3 +382,24 @@ def test_score_lines_name_the_reason_and_the_square():
     was = Before(tuple(tuple(sorted(p.breakdown.items())) for p in state.players), (9, 4))
     state.players[1].gain(5, "planets")
     assert score_lines(was, state, Pass()) == ("+5 green: discovery at J-5 (now 5)",)
+
+
+def test_the_prompt_names_whose_turn_and_asks_the_question():
+    """SPEC §31.6: the prompt says whose turn and which phase; when this seat must answer
+    another's discovery it asks the question instead."""
+    from cli.narrate import prompt
+    from p2p_asv.actions import Pass
+    from p2p_asv.state import Discovery
+    driver = LocalGame(2, 1, seed=3)
+    assert prompt(driver.state(), 1, []) == "green · dealing · setup · waiting> "
+    driver.wait_for_turn()
+    state = driver.state().clone()
+    assert prompt(state, 1, driver.legal()) == "green · your turn · tiles (3 to draw)> "
+    assert prompt(state, 0, []) == "blue · green's turn · tiles (3 to draw) · waiting> "
+    state.discovery = Discovery(((9, 4), 0), 0, 1, 2, "Water", stage="environment")
+    assert prompt(state, 1, [Pass()]) == "blue discovered J-5: play an environment? env #N / pass> "
+    state.discovery.stage = "life_form"
+    assert prompt(state, 1, [Pass()]).startswith("blue discovered J-5: play life forms? life #N")
+    state.discovery.discoverer = 1
+    state.discovery.stage = "explorer"
+    assert prompt(state, 1, [Pass()]) == "you discovered J-5: play an explorer? explorer #N / pass> "

@@ -1,0 +1,212 @@
+"""The live REPL of a networked seat (SPEC §31.2): the prompt stays open while the others
+play; their events are printed above it as they are applied.
+
+prompt_toolkit runs the prompt on an asyncio loop in the main thread (`prompt_async`
+under `patch_stdout`, printing through `run_in_terminal` so the prompt is redrawn below
+each line). The network driver lives on a trio thread and calls this object as its UI
+sink; each call only schedules work on the asyncio loop (`call_soon_threadsafe`), so the
+screen is touched from one thread alone.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from . import render
+from .repl import Repl
+
+__all__ = ["LiveRepl", "UiSink", "NoteWriter"]
+
+
+class UiSink:
+    """What the driver may call, from any thread (SPEC §31.2 table)."""
+
+    def changed(self) -> None: ...
+    def note(self, text: str) -> None: ...
+    def status(self, key: str, text: str | None) -> None: ...
+
+
+class GameEnded(Exception):
+    """Ends the open prompt when the game is over."""
+
+
+class _Leave:
+    """The confirmed answer to 'leave the game?'."""
+
+    @staticmethod
+    def text() -> str:
+        return "quit"
+
+
+LEAVE = _Leave()
+
+
+class LiveRepl(Repl, UiSink):
+    """Repl whose prompt is always open. The driver must offer `poll()` (events applied
+    since the last call, without waiting) and `attach(sink)`; `resume_hint()` is optional."""
+
+    POLL_SECONDS = 1.0   # re-read the driver now and then even without a push
+
+    def __init__(self, driver, **kw) -> None:
+        super().__init__(driver, **kw)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._board_turn = -1          # the turn whose start this seat's board was shown for
+        self._lock = threading.Lock()
+
+    # -- the sink (any thread) ---------------------------------------------------------------
+    def _soon(self, fn, *args) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(fn, *args)
+            except RuntimeError:       # the loop closed meanwhile: the REPL has ended
+                pass
+
+    def changed(self) -> None:
+        self._soon(self._poke)
+
+    def note(self, text: str) -> None:
+        self._soon(self.say, text, "fg:ansiyellow")
+
+    def status(self, key: str, text: str | None) -> None:
+        self._soon(self._set_status, key, text)
+
+    def _poke(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    def _set_status(self, key: str, text: str | None) -> None:
+        if text is None:
+            self.status_items.pop(key, None)
+        else:
+            self.status_items[key] = text
+        self._redraw()
+
+    # -- the loop (asyncio thread) -----------------------------------------------------------
+    def run(self) -> int:
+        return asyncio.run(self.run_async())
+
+    async def run_async(self) -> int:
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self.welcome()
+        self.update(first=True)
+        self.driver.attach(self)
+        left = False
+        with patch_stdout(raw=True):
+            follower = asyncio.create_task(self.follow())
+            try:
+                left = await self.read_loop()
+            finally:
+                follower.cancel()
+        if left:
+            self.say("left the game")
+            return 0
+        self.update()
+        self.finish()
+        return 0
+
+    async def read_loop(self) -> bool:
+        """Lines until the game ends (False) or this seat leaves (True)."""
+        while not self.driver.is_over():
+            try:
+                line = await self.session.prompt_async(self._prompt_text)
+            except GameEnded:
+                return False
+            except KeyboardInterrupt:
+                continue
+            except EOFError:             # Ctrl-D: ask, as quit does; Ctrl-D again leaves
+                if self.confirm is not None and self.confirm[1] is LEAVE:
+                    return True
+                self.leave()
+                continue
+            if not self.handle(line):
+                return True
+        return False
+
+    async def follow(self) -> None:
+        """Print what the network applied; end the prompt when the game is over."""
+        while True:
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.POLL_SECONDS)
+            except asyncio.TimeoutError:
+                pass
+            self._wake.clear()
+            self.update()
+            if self.driver.is_over():
+                app = self.session.app
+                if app.is_running:
+                    app.exit(exception=GameEnded())
+                return
+
+    RECENT = 12   # on (re)joining, the last events told; `history` has the rest
+
+    def update(self, first: bool = False) -> None:
+        """Tell the events applied since last time; show the board when this seat's turn
+        starts; redraw the prompt and the toolbar (whose turn, which phase, the question)."""
+        with self._lock:
+            events = self.driver.poll()
+        if first and len(events) > self.RECENT:
+            earlier, events = events[:-self.RECENT], events[-self.RECENT:]
+            for event in earlier:
+                self.happened.extend(render.plain(line).rstrip("\n") for line in self.describe(event))
+            self.say(f"({len(earlier)} earlier events; history N shows the last N lines)")
+        self.tell(events)
+        state = self.driver.state()
+        if state.active == self.driver.seat and state.turn != self._board_turn and self.driver.legal():
+            self._board_turn = state.turn
+            self.show_board()
+            self.say(f"-- your turn (turn {state.turn}) --", "bold")
+        self._redraw()
+
+    def _redraw(self) -> None:
+        app = self.session.app
+        if app.is_running:
+            app.invalidate()
+
+    # -- what differs from the line-by-line loop ---------------------------------------------
+    def after_own_action(self, phase_before) -> None:
+        self.update()
+        self.announce_phase(phase_before)
+
+    def leave(self) -> bool:
+        """`quit` in a live game asks first and says how to come back (SPEC §31.2)."""
+        if self.driver.is_over():
+            return False
+        hint = getattr(self.driver, "resume_hint", lambda: None)()
+        self.confirm = ("leave the game?", LEAVE)
+        self.say("The others cannot go on without you until you come back"
+                 + (f"; come back with:\n  {hint}" if hint else ".") + "\ny or quit: leave; anything else: stay.")
+        return True
+
+    def handle(self, line: str) -> bool:
+        if self.confirm is not None and self.confirm[1] is LEAVE:
+            self.confirm = None
+            if line.strip().lower() in ("y", "yes", "quit", "exit"):
+                return False
+            self.say("staying in the game")
+            if line.strip().lower() in ("", "n", "no"):
+                return True
+        return super().handle(line)
+
+
+class NoteWriter:
+    """A text file for net_peer.Printer whose lines go to the REPL's sink instead of stdout."""
+
+    def __init__(self, sink: UiSink) -> None:
+        self.sink = sink
+        self._part = ""
+
+    def write(self, text: str) -> int:
+        self._part += text
+        while "\n" in self._part:
+            line, self._part = self._part.split("\n", 1)
+            if line.strip():
+                self.sink.note(line.strip())
+        return len(text)
+
+    def flush(self) -> None:
+        pass
