@@ -14,8 +14,9 @@ from ..cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, SPAC
 from ..endgame import pirate_points
 from ..engine import legal_actions
 from ..geometry import neighbour, opposite, sector_of
-from ..state import TILES, GameState
-from ..turn import tiles_to_draw
+from ..movement import ship_allowance
+from ..state import DISCARD, REFILL, TILES, GameState
+from ..turn import can_draw, hand_limit, tiles_to_draw
 from ..tiles import TILE_BY_ID
 from ..variants import TEAMS
 
@@ -33,7 +34,55 @@ def _nearest_ship(state: GameState, seat: int, sq) -> int:
     return best
 
 
-def action_score(state: GameState, seat: int, identity: dict[int, str], action) -> int:
+def planet_targets(state: GameState) -> list:
+    """(square, best tile value) of every placed tile with an undiscovered planet."""
+    out = []
+    for sq, placed in state.board.tiles():
+        values = placed.tile.planets
+        if values:
+            best = max((v for i, v in enumerate(values) if (sq, i) not in state.planets), default=0)
+            if best:
+                out.append((sq, best))
+    return out
+
+
+def _distance(a, b) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def holds_planet(state: GameState, seat: int, identity: dict[int, str]) -> bool:
+    for h in state.players[seat].hand:
+        card = CARD_BY_NAME.get(identity.get(h) or "")
+        if card is not None and card.category == PLANET:
+            return True
+    return False
+
+
+class _Targets:
+    """planet_targets and holds_planet worked out once per choice, only if a move needs them."""
+    __slots__ = ("state", "seat", "identity", "_list", "_holds")
+
+    def __init__(self, state, seat, identity) -> None:
+        self.state, self.seat, self.identity = state, seat, identity
+        self._list = self._holds = None
+
+    def closer(self, ship_square, square) -> int:
+        """Squares a move brings the ship nearer to the nearest undiscovered planet (when the
+        seat holds a planet card to discover it with)."""
+        if self._holds is None:
+            self._holds = holds_planet(self.state, self.seat, self.identity)
+        if not self._holds:
+            return 0
+        if self._list is None:
+            self._list = [sq for sq, _ in planet_targets(self.state)]
+        if not self._list:
+            return 0
+        before = min(_distance(ship_square, t) for t in self._list)
+        after = min(_distance(square, t) for t in self._list)
+        return max(0, before - after)
+
+
+def action_score(state: GameState, seat: int, identity: dict[int, str], action, targets=None) -> int:
     """Immediate worth of an action for `seat`, in rough points; unknown kinds score 0."""
     d = state.discovery
     kind = type(action)
@@ -61,7 +110,10 @@ def action_score(state: GameState, seat: int, identity: dict[int, str], action) 
         if placed is not None and any((action.square, i) not in state.planets
                                       for i in range(len(placed.tile.planets))):
             return 40 + max(placed.tile.planets)
-        return -1
+        if targets is None:
+            targets = _Targets(state, seat, identity)
+        ship = state.ships.get(action.ship)
+        return -1 + (targets.closer(ship.square, action.square) if ship is not None else 0)
     if kind is A.NewShip or kind is A.Upgrade:
         return 6 + CARD_BY_NAME[action.name].movement
     if kind is A.AttachExtra:
@@ -88,14 +140,16 @@ def action_score(state: GameState, seat: int, identity: dict[int, str], action) 
         return 3 if action.deck == "refuel" else 2
     if kind is A.Discard:
         if len(state.players[seat].hand) < 10:
-            return -1
+            return -2   # a card in hand is worth more than nothing
         return 1 - _value(identity.get(action.cards[0]))
     return 0
 
 
 def ranked(state: GameState, seat: int, identity: dict[int, str], actions: list, rng) -> list:
     """Actions best first by action_score; equal scores in a random order."""
-    keyed = [(-action_score(state, seat, identity, a), rng.next64(), i) for i, a in enumerate(actions)]
+    targets = _Targets(state, seat, identity)
+    keyed = [(-action_score(state, seat, identity, a, targets), rng.next64(), i)
+             for i, a in enumerate(actions)]
     keyed.sort()
     return [actions[i] for _, _, i in keyed]
 
@@ -112,14 +166,16 @@ def _fits(board, tile, sq, rotation: int) -> bool:
 
 def quick_placements(board, tile, rng, wanted: int, tries: int = 40) -> list:
     """Up to `wanted` legal placements found by random probing of the frontier, far cheaper
-    than enumerating them all; empty when a sun is being built (then the engine enumerates)."""
-    if tile.kind == "sun" or board.controlled_squares():
-        return []
+    than enumerating them all (a sun tile's few places are enumerated)."""
+    if tile.kind == "sun":
+        spots = board.legal_placements(tile)
+        return [spots[rng.below(len(spots))]] if spots else []
+    controlled = board.controlled_squares()  # only a sun may go there (SPEC §4.3)
     frontier = board.frontier()
     found = []
     for _ in range(tries):
         sq, r = frontier[rng.below(len(frontier))], rng.below(4)
-        if _fits(board, tile, sq, r) and (sq, r) not in found:
+        if sq not in controlled and _fits(board, tile, sq, r) and (sq, r) not in found:
             found.append((sq, r))
             if len(found) == wanted:
                 break
@@ -142,12 +198,29 @@ def _quick_tile_action(state: GameState, seat: int, rng):
     return A.PlaceTile(handle, spots[0][0], spots[0][1])
 
 
+def _plain_end_of_turn(state: GameState, seat: int):
+    """Phases 4 and 5 of a seat with nothing special to do (no station or quest to score, no
+    look-ahead or swap effect): keep the hand, then draw while there is room, Refuel first."""
+    player = state.players[seat]
+    if player.stations or player.quests or player.role is not None or player.continuing:
+        return None
+    if state.phase == DISCARD:
+        return A.Next() if len(player.hand) < hand_limit(state, seat) else None
+    for deck in ("refuel", "port"):
+        if can_draw(state, seat, deck):
+            return A.DrawCard(deck)
+    return A.Next()
+
+
 def policy_action(world, seat: int):
     """The playout choice of `seat` in `world`: the best immediate gain, ties at random."""
     state = world.state
-    if (state.phase == TILES and state.discovery is None and not state.variants.advanced
-            and not state.automata_seen):
-        quick = _quick_tile_action(state, seat, world.rng)
+    if state.discovery is None and not state.variants.advanced and not state.automata_seen:
+        quick = None
+        if state.phase == TILES:
+            quick = _quick_tile_action(state, seat, world.rng)
+        elif state.phase == DISCARD or state.phase == REFILL:
+            quick = _plain_end_of_turn(state, seat)
         if quick is not None:
             return quick
     options = legal_actions(state, world.views[seat])
@@ -155,8 +228,9 @@ def policy_action(world, seat: int):
         return options[0]
     best, chosen, ties = None, None, 0
     identity = world.identity
+    targets = _Targets(state, seat, identity)
     for a in options:
-        s = action_score(state, seat, identity, a)
+        s = action_score(state, seat, identity, a, targets)
         if best is None or s > best:
             best, chosen, ties = s, a, 1
         elif s == best:
@@ -194,10 +268,17 @@ def seat_value(state: GameState, seat: int, identity: dict[int, str]) -> float:
         if card is None:
             continue
         value += HAND_WORTH.get(card.category, 0) + 0.5 * max(0, card.value or 0)
+    reach = 0.0
+    holds = holds_planet(state, seat, identity)
+    targets = planet_targets(state) if holds else []
     for ship in state.ships.values():
         if ship.owner == seat:
             value += 2 + (CARD_BY_NAME[ship.name].movement or 0)
-    return value
+            allowance = ship_allowance(ship)
+            for sq, best in targets if allowance > 0 else ():
+                turns = -(-_distance(ship.square, sq) // allowance)
+                reach = max(reach, 2.0 * best / (1 + turns))
+    return value + reach
 
 
 def evaluate(state: GameState, seat: int, identity: dict[int, str]) -> float:
