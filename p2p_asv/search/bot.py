@@ -28,7 +28,7 @@ from .world import World
 DEFAULT_THINK = 1.0        # seconds a decision, with a clock (SPEC §12.3)
 DEFAULT_ITERATIONS = 200   # iterations a decision without a clock (reproducible selfplay)
 EXPLORATION = 0.5          # UCB constant, rewards lie in [0, 1]
-HORIZON_TURNS = 1          # playouts stop when this many turns have ended after the current one
+HORIZON_TURNS = 0          # playouts stop when this many turns have ended after the current one
 
 
 class Node:
@@ -79,15 +79,21 @@ class SearchBot:
             # one choice, or only which face-down pile to draw from: nothing to search
             self.last_iterations = self.last_actions = 0
             return options[0]
-        rng = FastRandom(self.seed, f"{view.seat}/{state.step}")
+        stream = f"{view.seat}/{state.step}"
         root = Node()
-        root.untried = ranked(state, view.seat, view.known, options, rng)
+        root.untried = ranked(state, view.seat, view.known, options, FastRandom(self.seed, stream))
         cap, deadline = self._budget()
         determiniser = Determiniser(state, view)
         done = simulated = 0
         while (cap is None or done < cap) and (deadline is None or done == 0 or self.clock() < deadline):
+            action = root.untried.pop(0) if root.widen() else root.best_ucb()
+            child = root.children.setdefault(action, Node())
+            # Common random numbers: the k-th visit of every root action plays in the same
+            # world with the same playout randomness, so they are compared on equal terms.
+            rng = FastRandom(self.seed, f"{stream}/{child.visits}")
             world = World.sample(state, determiniser, rng)
-            self._iterate(root, world, view.seat, state.turn + self.horizon)
+            world.play(view.seat, action)
+            self._iterate([root, child], world, view.seat, state.turn + self.horizon)
             done += 1
             simulated += world.actions
         self.last_iterations, self.last_actions = done, simulated
@@ -95,10 +101,11 @@ class SearchBot:
         return max(root.children.items(),
                    key=lambda kv: (kv[1].visits, kv[1].total / kv[1].visits, -order[kv[0]]))[0]
 
-    def _iterate(self, root: Node, world: World, me: int, last_turn: int) -> None:
+    def _iterate(self, path: list[Node], world: World, me: int, last_turn: int) -> None:
+        """Walk on from path[-1] in `world`, add at most one node, play out, back up."""
         state = world.state
-        node, path = root, [root]
-        expanded = False
+        node = path[-1]
+        expanded = node.visits == 0
         while not expanded and not state.over and state.turn <= last_turn:
             seat = to_move(state)
             if seat == CHANCE:

@@ -52,7 +52,12 @@ def _take(counts: dict[str, int], name: str) -> bool:
 
 
 class Determiniser:
-    """Everything the view fixes, worked out once per decision; `sample` then only shuffles."""
+    """Everything the view fixes, worked out once per decision; `sample` then only draws.
+
+    Hidden cards in hands and quests are drawn at once (the seats' choices need them); the
+    hidden handles of decks and piles are drawn lazily, when a playout reveals or deals them
+    (`Draws`), which is the same random arrangement but costs only the cards a playout uses.
+    """
 
     def __init__(self, state: GameState, view: PlayerView) -> None:
         groups, first_fresh = setup_layout(len(state.players), state.variants)
@@ -60,6 +65,7 @@ class Determiniser:
         live = live_handles(state)
         self.base: dict[int, str] = {}
         self.slots: list[tuple[list[int], list[str]]] = []   # (unknown handles, their cards)
+        self.group_of: dict[int, int] = {}                   # a lazily drawn handle's slot
         # Fresh handles (reshuffled junk) that the view or the public already knows: the setup
         # decks' unseen leavers must include those cards, so they are given them first.
         self.fresh = sorted(h for h in live if h >= first_fresh)
@@ -100,20 +106,27 @@ class Determiniser:
                     pool.append(n)
                     counts[n] -= 1
             self.slots.append((unknown, pool))
+        if not self.fresh:  # after a Space Junk reshuffle every handle is drawn at once instead
+            held = {h for p in state.players for h in p.hand + p.quests}
+            for i, (unknown, pool) in enumerate(self.slots):
+                self.slots[i] = ([h for h in unknown if h in held], pool)
+                self.group_of.update((h, i) for h in unknown if h not in held)
         self.fresh_known = {h: names.get(h) or known.get(h) for h in self.fresh
                             if (names.get(h) or known.get(h)) is not None}
         self.spare = [n for deck, _, contents in groups if deck in JUNK_FEEDERS for n in contents]
 
-    def sample(self, rng) -> dict[int, str]:
-        """A full handle -> identity map for one determinisation, drawn with `rng`."""
+    def sample(self, rng) -> "Draws":
+        """One determinisation, drawn with `rng`: the held cards now, the rest on demand."""
         identity = dict(self.base)
+        pools = []
         for handles, pool in self.slots:
-            drawn = list(pool)
-            rng.shuffle(drawn)
-            identity.update(zip(handles, drawn))
+            left = list(pool)
+            for h in handles:
+                identity[h] = _pop_random(left, rng)
+            pools.append(left)
         if self.fresh:
             self._fill_fresh(rng, identity)
-        return identity
+        return Draws(identity, self.group_of, pools, rng, self.spare)
 
     def _fill_fresh(self, rng, identity: dict[int, str]) -> None:
         """Fresh handles hold the cards of the setup-deck leavers, the known ones fixed."""
@@ -136,6 +149,39 @@ class Determiniser:
             identity[h] = pool[i] if i < len(pool) else rng.choice(self.spare)
 
 
+def _pop_random(items: list, rng):
+    i = rng.below(len(items))
+    items[i], items[-1] = items[-1], items[i]
+    return items.pop()
+
+
+class Draws:
+    """The identities of one world: `identity` holds every name drawn so far; `name(h)` draws
+    a deck or pile handle's card from what its deck has left the first time it is needed."""
+    __slots__ = ("identity", "_group_of", "_pools", "_rng", "_spare")
+
+    def __init__(self, identity, group_of, pools, rng, spare) -> None:
+        self.identity, self._group_of, self._pools = identity, group_of, pools
+        self._rng, self._spare = rng, spare
+
+    def name(self, handle: int) -> str:
+        name = self.identity.get(handle)
+        if name is None:
+            group = self._group_of.get(handle)
+            pool = self._pools[group] if group is not None else None
+            # a handle outside the layout with nothing left to draw cannot occur in a sound
+            # game; any card keeps the playout going
+            name = _pop_random(pool, self._rng) if pool else self._rng.choice(self._spare)
+            self.identity[handle] = name
+        return name
+
+    def complete(self) -> dict[int, str]:
+        """Every handle of the layout named (tests; playouts never need it)."""
+        for handle in list(self._group_of):
+            self.name(handle)
+        return self.identity
+
+
 def sample_identities(state: GameState, view: PlayerView, rng) -> dict[int, str]:
-    """One determinisation's handle -> identity map (see Determiniser)."""
-    return Determiniser(state, view).sample(rng)
+    """One determinisation's complete handle -> identity map (see Determiniser)."""
+    return Determiniser(state, view).sample(rng).complete()

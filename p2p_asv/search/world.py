@@ -13,11 +13,12 @@ from ..view import PlayerView
 
 
 class World:
-    __slots__ = ("state", "identity", "views", "rng", "actions")
+    __slots__ = ("state", "draws", "identity", "views", "rng", "actions")
 
-    def __init__(self, state: GameState, identity: dict[int, str], rng) -> None:
+    def __init__(self, state: GameState, draws, rng) -> None:
         self.state = state
-        self.identity = identity
+        self.draws = draws
+        self.identity = identity = draws.identity
         self.views = [PlayerView(p.seat, identity) for p in state.players]
         self.rng = rng
         self.actions = 0   # events simulated in this world (benchmarks)
@@ -34,12 +35,14 @@ class World:
             if request.contents is not None:
                 contents = list(request.contents)
             else:
-                contents = [self.identity[h] for h in request.source]
+                contents = [self.draws.name(h) for h in request.source]
             self.rng.shuffle(contents)
             self.identity.update(zip(request.handles, contents))
             return ChanceShuffle(request.deck)
         if request.kind == "reveal":
-            return ChanceReveal(tuple((h, self.identity[h]) for h in request.handles))
+            return ChanceReveal(tuple((h, self.draws.name(h)) for h in request.handles))
+        for h in request.handles:  # the receiver now knows them: draw them
+            self.draws.name(h)
         return ChanceDeal(request.seat, request.handles)
 
     def play(self, seat: int, action) -> None:
