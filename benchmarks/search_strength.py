@@ -86,8 +86,11 @@ def main() -> None:
                 wins += share
                 others = [s for i, s in enumerate(scores) if i != seat]
                 margin += scores[seat] - max(others)
-                if args.verbose:
-                    print(f"    game {g}: seat {seat}, scores {scores}, win share {share:g}", flush=True)
+                if args.verbose:  # a running tally, so an interrupted run still reports
+                    low, high = wilson(wins, g + 1)
+                    print(f"    game {g} (seed {args.seed + g}): seat {seat}, scores {scores}, "
+                          f"win share {share:g}; so far {wins:g}/{g + 1} [{100 * low:.0f}%, {100 * high:.0f}%]",
+                          flush=True)
             low, high = wilson(wins, args.games)
             print(f"  vs {players - 1} {opponent}: {wins:g}/{args.games} wins = {100 * wins / args.games:5.1f}% "
                   f"[{100 * low:5.1f}%, {100 * high:5.1f}%] (fair share {100 / players:.0f}%), "

@@ -242,6 +242,10 @@ def policy_action(world, seat: int):
 
 # -- evaluation -----------------------------------------------------------------------------
 HAND_WORTH = {PLANET: 3, ENVIRONMENT: 0, LIFE_FORM: 0, EXPLORER: 3, SPACE_SHIP: 2}
+# A reachable undiscovered planet: a discovery scores its tile value times the cards' values
+# (about 3 all told) plus a planet bonus (about 2); counted at REACH_SHARE for the chance that
+# it happens, less REACH_DISCOUNT for each further turn the nearest ship needs.
+REACH_SHARE, REACH_DISCOUNT = 0.6, 0.6
 
 
 def seat_value(state: GameState, seat: int, identity: dict[int, str]) -> float:
@@ -276,8 +280,8 @@ def seat_value(state: GameState, seat: int, identity: dict[int, str]) -> float:
             value += 2 + (CARD_BY_NAME[ship.name].movement or 0)
             allowance = ship_allowance(ship)
             for sq, best in targets if allowance > 0 else ():
-                turns = -(-_distance(ship.square, sq) // allowance)
-                reach = max(reach, 2.0 * best / (1 + turns))
+                turns = max(1, -(-_distance(ship.square, sq) // allowance))
+                reach = max(reach, REACH_SHARE * (3.0 * best + 2.0) * REACH_DISCOUNT ** (turns - 1))
     return value + reach
 
 
