@@ -20,9 +20,11 @@ from p2p_asv.view import PlayerView
 
 CELL = 4  # characters a square takes on each of its two lines
 
-# Player colours to terminal colours; bright variants read better on dark backgrounds.
-STYLE = {"blue": "fg:ansibrightblue", "yellow": "fg:ansiyellow",
-         "green": "fg:ansigreen", "red": "fg:ansired"}
+# Player colours to terminal colours: the Solarized accents, chosen to read on light and
+# dark backgrounds alike (plain ANSI yellow vanishes on white); prompt_toolkit maps them to
+# the nearest colour a 16- or 256-colour terminal has (SPEC §31.6).
+STYLE = {"blue": "fg:#268bd2", "yellow": "fg:#b58900",
+         "green": "fg:#859900", "red": "fg:#dc322f"}
 DIM = "fg:ansibrightblack"
 PATH_STYLE = "fg:ansired"
 GALAXY_STYLE = "fg:ansimagenta"

@@ -14,7 +14,7 @@ import threading
 
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from . import render
+from . import narrate, render
 from .repl import Repl
 
 __all__ = ["LiveRepl", "UiSink", "NoteWriter"]
@@ -54,6 +54,7 @@ class LiveRepl(Repl, UiSink):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._board_turn = -1          # the turn whose start this seat's board was shown for
+        self._asked: str | None = None  # the question last put to this seat
         self._lock = threading.Lock()
 
     # -- the sink (any thread) ---------------------------------------------------------------
@@ -156,6 +157,10 @@ class LiveRepl(Repl, UiSink):
             self.say(f"({len(earlier)} earlier events; history N shows the last N lines)")
         self.tell(events)
         state = self.driver.state()
+        asked = narrate.question(state, self.driver.seat, self.driver.legal())
+        if asked is not None and asked != self._asked:
+            self.say(f"-- {asked} --", "bold")     # the prompt asks too; this line stays
+        self._asked = asked
         if state.active == self.driver.seat and state.turn != self._board_turn and self.driver.legal():
             self._board_turn = state.turn
             self.show_board()

@@ -269,6 +269,7 @@ def test_a_whole_game_through_the_repl_typing_the_first_legal_action():
         # SPEC §31.3: every score change has its line with the reason, e.g. "+3 blue: sun no. 3 ..."
         assert re.search(r"^  \+\d+ (blue|yellow|green|red): (sun no\. \d placed at [A-M]-\d+|discovery at )",
                          text, re.M), text[-3000:]
+        assert "☼ a sun: " in text and "a quest tile: " in text   # every full game draws them all
 
 
 def test_asv_play_is_registered():

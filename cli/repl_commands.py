@@ -1,0 +1,204 @@
+"""The commands that only read the game and answer at any time (SPEC §31.2): legal, look,
+history and help. A mixin of cli.repl.Repl, which provides driver, say, width and
+legal_sorted."""
+from __future__ import annotations
+
+import textwrap
+
+from p2p_asv import actions as A
+from p2p_asv.cards import CARD_BY_NAME, UnknownCard, lookup
+from p2p_asv.engine import NAMES_BY_SLUG
+from p2p_asv.geometry import SIDE_NAMES, parse_square, square_name
+from p2p_asv.quests import QUEST_DECK, quest
+from p2p_asv.tiles import TILE_BY_ID, distinct_rotations, shown_sides
+
+from . import explain, narrate, render
+from .help_topics import topic, topic_names
+
+LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
+
+COMMANDS = {
+    "help": "help                list commands and the action notation\n"
+            "help rules          the game in short; also help move, help station, help ships ...\n"
+            "help NAME | help #N a card's effect (help water, help #81), a tile id or a quest",
+    "board": "board               draw the board",
+    "hand": "hand                your cards, quests and the tiles you still have to place",
+    "scores": "scores              scores, hands, ships and pieces of every seat",
+    "legal": "legal [PREFIX]      the actions you may take now (those starting with PREFIX),\n"
+             "                    numbered; type a number to play one",
+    "look": "look SQUARE         what is on a square, e.g. look D-4 (or d4)\n"
+            "look #T             a drawn tile's sides in each rotation, e.g. look #12",
+    "history": "history [N]         the last N lines of what happened (default 20)",
+    "quit": "quit                leave the game (also Ctrl-D)",
+}
+
+NOTATION = """\
+Actions (type them, or press Tab to complete the legal ones):
+  draw-tile N              draw a tile from pile N (1-4)             phase 1
+  place #T SQ rR           place drawn tile #T on square SQ turned R quarter turns clockwise
+  scrap #T                 put aside a drawn tile that fits nowhere
+  ship #C:name SQ          a new ship from card #C on a home square  phase 2
+  upgrade sN #C:name       replace ship sN by a bigger ship card
+  extra sN #C:name         attach a ship extra to ship sN
+  probe SQ/P  station SQ  pirate SQ/P   place a piece on a tile placed this turn (P: galaxy or path part)
+  score-station SQ         score a surrounded station now
+  move sN SQ               move ship sN                              phase 3
+  discover #C:name P       play a planet card on planet P of the tile your ship reached
+  env #C:name  life #C:name [#C:name ...]  explorer #C:name  pass     during a discovery
+  discard #C               discard a card                            phase 4
+  draw refuel | draw port  draw a card                               phase 5
+  next                     end this phase (in phase 5: end your turn)
+Squares are like D-4 or d4 (column A-M, row 1-13); cards and tiles are named by handle (#12).
+"""
+NOTATION += textwrap.fill("Topics: help " + ", ".join(topic_names()), 78, subsequent_indent="  ")
+
+
+def note_of(state, action) -> str:
+    """A short note shown next to an action: the tile a handle names, if public."""
+    handle = getattr(action, "tile", None)
+    return state.names.get(handle, "") if isinstance(handle, int) else ""
+
+
+class InfoCommands:
+    def list_legal(self, prefix: str = "") -> None:
+        """Numbered legal actions starting with `prefix`, in natural order; a long list is
+        grouped by its first two words (e.g. every square and rotation for one tile)."""
+        legal = self.legal_sorted()
+        if not legal:
+            self.say(f"nothing to do now: {render.whose_move(self.driver.state(), self.driver.seat)}")
+            return
+        state = self.driver.state()
+        if narrate.next_is_forced(state, legal):
+            self.say(f"  1. next   (the only move: {explain.only_next(state, self.driver.seat)})")
+            return
+        shown = [(i, a) for i, a in enumerate(legal, 1) if a.text().startswith(prefix)]
+        if not shown:
+            self.say(f"no legal action starts with {prefix!r}")
+        elif prefix or len(shown) <= LEGAL_LIST_LIMIT:
+            for i, action in shown:
+                note = note_of(state, action)
+                self.say(f"{i:>3}. {action.text()}" + (f"   [{note}]" if note else ""))
+        else:
+            groups: dict[str, dict[str, list[str]]] = {}
+            notes: dict[str, str] = {}
+            for _, action in shown:
+                words = action.text().split()
+                key = " ".join(words[:2])
+                notes.setdefault(key, note_of(state, action))
+                groups.setdefault(key, {}).setdefault(" ".join(words[2:3]), []).extend(words[3:])
+            width = max(40, min(100, self.width() - 2))
+            for key, subs in groups.items():
+                # a no-break space keeps "D-9 r0/r1" together when the line is wrapped
+                items = "  ".join((f"{sub}\u00a0{'/'.join(rest)}" if rest else sub).strip()
+                                  for sub, rest in subs.items())
+                head = f"{key}" + (f" [{notes[key]}]" if notes[key] else "") + ": "
+                self.say(textwrap.fill(items, width=width, initial_indent=head, subsequent_indent="      ",
+                                       break_on_hyphens=False).replace("\u00a0", " "))
+            self.say(textwrap.fill(f"({len(shown)} actions; type legal PREFIX, e.g. legal "
+                                   f"{next(iter(groups))}, for a numbered list, or Tab to complete)",
+                                   width=width))
+
+    def history(self, arg: str) -> None:
+        n = int(arg) if arg.isascii() and arg.isdigit() else 20
+        lines = self.happened[-n:] if n else []
+        self.say("\n".join(lines) if lines else "nothing has happened yet")
+
+    def help(self, topic_word: str) -> None:
+        if not topic_word:
+            self.say("Commands:", "bold")
+            for text in COMMANDS.values():
+                self.say("  " + text.replace("\n", "\n  "))
+            self.say(NOTATION)
+            return
+        if topic_word.startswith("#"):
+            self.help_handle(topic_word)
+            return
+        text = topic(topic_word)
+        if text is not None:
+            self.say(text)
+            return
+        name = NAMES_BY_SLUG.get(A.slug(topic_word))
+        if name is None:
+            try:
+                name = lookup(topic_word).name
+            except UnknownCard as exc:
+                self.say(f"no help on {topic_word!r}: {exc}. Try help rules, help move, help ships, "
+                         "or help #N for a card in your hand", "fg:ansired")
+                return
+        self.help_name(name)
+
+    def help_handle(self, token: str) -> None:
+        """help #N: the card or tile a handle names, when this seat may know it."""
+        digits = token[1:].split(":")[0]
+        if not (digits.isascii() and digits.isdigit()):
+            self.say(f"{token} is not a handle (cards and tiles are named #N, e.g. help #81)", "fg:ansired")
+            return
+        state = self.driver.state()
+        name = self.driver.view().name_of(int(digits), state.names)
+        if name is None:
+            self.say(f"#{digits} is hidden from you (or names nothing)", "fg:ansired")
+            return
+        self.help_name(name, prefix=f"#{digits} ")
+
+    def help_name(self, name: str, prefix: str = "") -> None:
+        if name in QUEST_DECK:
+            q = quest(name)
+            self.say(f"{prefix}{q.name} (special quest): {q.description}")
+            return
+        if name not in CARD_BY_NAME:
+            t = TILE_BY_ID[name]
+            self.say(f"{prefix}tile {t.id} ({t.kind}, {t.copies} in the game): {t.note}")
+            return
+        card = CARD_BY_NAME[name]
+        self.say(prefix + render.card_line(card.name), "bold")
+        self.say("  " + (card.effect or "no special effect"))
+
+    def look(self, where: str) -> None:
+        if where.startswith("#"):
+            self.look_tile(where)
+            return
+        try:
+            sq = parse_square(where)
+        except ValueError as exc:
+            self.say(str(exc), "fg:ansired")
+            return
+        state = self.driver.state()
+        placed = state.board.tile_at(sq)
+        if placed is None:
+            self.say(f"{square_name(sq)}: empty")
+        else:
+            self.say(f"{square_name(sq)}: {placed.tile.id} turned r{placed.rotation} - {placed.tile.note}")
+            for i, value in enumerate(placed.tile.planets):
+                record = state.planets.get((sq, i))
+                owner = "undiscovered" if record is None else (
+                    f"owned by {state.players[record.owner].colour}"
+                    + (f", cards {', '.join(record.cards)}" if record.cards else ""))
+                self.say(f"  planet {i} worth {value}: {owner}")
+        for ship in state.ships.values():
+            if ship.square == sq:
+                self.say(f"  ship s{ship.id} of {state.players[ship.owner].colour}: {ship.name}"
+                         + (f" with {', '.join(ship.extras)}" if ship.extras else ""))
+        for p in state.players:
+            for s in p.stations:
+                if s == sq:
+                    self.say(f"  station of {p.colour}")
+            for s, part in p.probes:
+                if s == sq:
+                    self.say(f"  probe of {p.colour} on galaxy part {part}")
+            for s, seg in p.pirates:
+                if s == sq:
+                    self.say(f"  pirate of {p.colour} on path {seg}")
+
+    def look_tile(self, token: str) -> None:
+        """A drawn tile's sides in each of its distinct rotations (what `place ... rR` shows)."""
+        state = self.driver.state()
+        name = state.names.get(int(token[1:])) if token[1:].isascii() and token[1:].isdigit() else None
+        if name not in TILE_BY_ID:
+            self.say(f"{token} is not a revealed tile", "fg:ansired")
+            return
+        tile = TILE_BY_ID[name]
+        self.say(f"{token} {tile.id}: {tile.note}")
+        words = {"D": "deep", "G": "galaxy", "P": "path", "S": "sun"}
+        for r in distinct_rotations(tile):
+            sides = shown_sides(tile, r)
+            self.say(f"  r{r}: " + "  ".join(f"{SIDE_NAMES[i]} {words[x]}" for i, x in enumerate(sides)))
