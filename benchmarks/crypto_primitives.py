@@ -20,8 +20,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
-from protocol import group as g  # noqa: E402
-from protocol import mental_poker as mp  # noqa: E402
+from protocol.crypto import group as g  # noqa: E402
+from protocol.poker import deck as mp  # noqa: E402
 
 DECK = 108
 CTX = b"bench"

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cli.asv_adapter import AsvRules  # noqa: E402
-from protocol.logfile import scan_log  # noqa: E402
+from protocol.log import scan_log  # noqa: E402
 from protocol.session import Session  # noqa: E402
 
 PEERS = 4

@@ -18,10 +18,10 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from benchmarks.crypto_primitives import measure_primitives  # noqa: E402
-from protocol.game_rules import CHANCE, DeckRequest, GameRuleError  # noqa: E402
-from protocol.identity import Identity  # noqa: E402
-from protocol.session import Session, card_table  # noqa: E402
-from protocol.session_peer import SessionPeer  # noqa: E402
+from protocol.session import (  # noqa: E402
+    CHANCE, DeckRequest, GameRuleError, Session, SessionPeer, card_table,
+)
+from protocol.crypto import Identity  # noqa: E402
 
 DECK, DEALT, SHOWN = 108, 10, 10
 LABELS = tuple(f"card:{i}" for i in range(DECK))

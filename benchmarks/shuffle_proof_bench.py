@@ -21,9 +21,9 @@ from collections import Counter
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from benchmarks.crypto_primitives import measure_primitives  # noqa: E402
-from protocol import group as g  # noqa: E402
-from protocol import mental_poker as mp  # noqa: E402
-from protocol import shuffle_proof as sp  # noqa: E402
+from protocol.crypto import group as g  # noqa: E402
+from protocol.poker import deck as mp  # noqa: E402
+from protocol.poker import shuffle_proof as sp  # noqa: E402
 
 CTX = b"bench"
 

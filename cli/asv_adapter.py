@@ -23,7 +23,7 @@ from p2p_asv.state import CHANCE as ENGINE_CHANCE
 from p2p_asv.state import GameState
 from p2p_asv.tiles import SPACE_TILES
 from p2p_asv.view import PlayerView
-from protocol.game_rules import CHANCE, DeckRequest, GameRuleError
+from protocol.session import CHANCE, DeckRequest, GameRuleError
 
 __all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of", "bot_agent", "render_board"]
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from cli.asv_adapter import AsvRules
-from protocol.verify import verify_log
+from protocol.session import verify_log
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO_TIMEOUT = 900.0        # seconds for the whole game; a 4-peer demo takes well under a minute

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from protocol.identity import (
+from protocol.crypto import (
     MAX_NAME_LEN, Identity, KeyFileError, default_key_path, load_identity, save_identity,
 )
 

@@ -6,10 +6,9 @@ import json
 
 from cli.games import game_of_log
 from cli.log_tools import EXIT_UNREADABLE, unreadable
-from protocol.events import parse_event
-from protocol.identity import fingerprint
-from protocol.logfile import scan_log
-from protocol.verify import verify_log
+from protocol.log import parse_event, scan_log
+from protocol.crypto import fingerprint
+from protocol.session import verify_log
 
 
 def add_arguments(parser) -> None:

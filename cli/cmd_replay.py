@@ -5,8 +5,8 @@ import sys
 
 from cli.games import game_of_log
 from cli.log_tools import EXIT_UNREADABLE, seq_number, unreadable
-from protocol.logfile import scan_log
-from protocol.verify import verify_log
+from protocol.log import scan_log
+from protocol.session import verify_log
 
 EXIT_USAGE = 2  # argparse's code for a bad option value
 

@@ -10,7 +10,7 @@ import json
 
 from cli.games import game_of_log
 from cli.log_tools import EXIT_UNREADABLE, players, unreadable
-from protocol.verify import verify_log
+from protocol.session import verify_log
 
 
 def add_arguments(parser) -> None:

@@ -95,8 +95,7 @@ def rules_name_of_log(path: str | Path) -> str | None:
     """The `rules` of a log's first hello, or None when the log has no readable hello (the
     verifier then reports that log's own problem)."""
     from protocol.errors import ProtocolError
-    from protocol.events import parse_event
-    from protocol.logfile import scan_log
+    from protocol.log import parse_event, scan_log
     try:
         scan = scan_log(path)
         first = parse_event(scan.records[0], expected_game=scan.game) if scan.records else None

@@ -7,10 +7,9 @@ import time
 from pathlib import Path
 
 from cli.games import GAMES, Game
-from protocol.identity import Identity
-from protocol.local_game import run_local
-from protocol.logfile import LogWriter, SecretsFile
-from protocol.session_peer import SessionPeer
+from protocol.crypto import Identity
+from protocol.log import LogWriter, SecretsFile
+from protocol.session import SessionPeer, run_local
 
 
 def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | os.PathLike,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from p2p_asv.geometry import seat_colours
-from protocol.identity import fingerprint
-from protocol.logfile import LOG_MAGIC
+from protocol.crypto import fingerprint
+from protocol.log.logfile import LOG_MAGIC
 
 # SPEC §27.6: 0 valid and finished, 1 invalid (tampered), 2 valid but unfinished or aborted,
 # 3 the file cannot be read at all (missing, no permission, not a log file).

@@ -23,9 +23,9 @@ from p2p_asv.bots import BOTS
 from p2p_asv.geometry import seat_colours
 from p2p_asv.state import TILES
 from protocol.errors import ProtocolError
-from protocol.identity import Identity, fingerprint, load_identity, save_identity
+from protocol.crypto import Identity, fingerprint, load_identity, save_identity
 from protocol.node import Node, NodeOptions, NotInRoster, ResumeError, restore_peer
-from protocol.logfile import scan_log
+from protocol.log import scan_log
 
 __all__ = ["Invite", "parse_invite", "Printer", "scoreboard", "exit_code", "make_identity",
            "host_game", "join_game", "write_timings", "run_peer", "user_error"]

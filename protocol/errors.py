@@ -6,6 +6,8 @@ whole family; each subclass names one reason and carries the facts needed to rep
 """
 from __future__ import annotations
 
+from protocol.fingerprint import fingerprint
+
 
 class ProtocolError(Exception):
     """Base of every protocol-layer error."""
@@ -44,7 +46,6 @@ class KeyFileError(ProtocolError):
 def _short_author(author: bytes | None) -> str:
     if author is None:
         return "?"
-    from protocol.identity import fingerprint  # local import: identity imports this module
     try:
         return fingerprint(author)
     except ValueError:

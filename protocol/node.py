@@ -16,17 +16,14 @@ from typing import Any, Callable
 
 import trio
 
-from protocol.abort import abort_writers, make_abort
+from protocol.session import (
+    Agent, DeckCorrupted, GameRules, NotYourTurn, SessionHalted, SessionPeer, StateHashMismatch,
+    abort_writers, creator_key_matches, first_hello_problem, make_abort,
+)
 from protocol.errors import EventError, ReplayedEvent
-from protocol.events import SignedEvent, parse_event
-from protocol.game_rules import Agent, GameRules
-from protocol.lobby import creator_key_matches, first_hello_problem
-from protocol.identity import Identity, fingerprint
-from protocol.logfile import LogWriter, SecretsFile, secrets_path
-from protocol.mesh import Mesh
-from protocol.session_errors import DeckCorrupted, SessionHalted, StateHashMismatch
-from protocol.session_peer import SessionPeer
-from protocol.transport_errors import KeyNotAllowed, PeerRefused, TransportError
+from protocol.log import LogWriter, SecretsFile, SignedEvent, parse_event, secrets_path
+from protocol.crypto import Identity, fingerprint
+from protocol.net import KeyNotAllowed, Mesh, PeerRefused, TransportError
 
 __all__ = ["Node", "NodeOptions", "NotInRoster", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT"]
 
@@ -309,7 +306,6 @@ class Node:
         session's typed error, e.g. IllegalMove, and changes nothing if refused)."""
         s = self.session
         if s is None or s.pending_obligation() != "action":
-            from protocol.session_peer import NotYourTurn
             raise NotYourTurn("no action of this seat is due", seq=self.height, author=self.me)
         self.timing.signed[s.chain.height] = time.monotonic()
         wire = s.act(action)

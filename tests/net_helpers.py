@@ -7,7 +7,7 @@ from pathlib import Path
 import trio
 
 from cli.asv_adapter import AsvRules, bot_agent
-from protocol.identity import Identity
+from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 
 

@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import os
 
-from protocol.events import sign_event
-from protocol.identity import Identity
-from protocol.logfile import LogWriter, SecretsFile
-from protocol.session import HASHED_PHASES
-from protocol.session_peer import SessionPeer
+from protocol.log import LogWriter, SecretsFile, sign_event
+from protocol.crypto import Identity
+from protocol.session import HASHED_PHASES, SessionPeer
 
 
 def make_peers(rules, n, agent_for=None, log_dir=None, game=None, cls=SessionPeer, seeds=None):
@@ -66,7 +64,7 @@ def craft(peer, mutate=None, kind=None, body=None, seq=None, prev=None, h=None):
 def refused(peers, cheater, wire, error, rules):
     """Every peer but `cheater` refuses `wire` with `error` naming `cheater`, and keeps its
     chain, state hash and log as they were; its log still verifies as a valid prefix."""
-    from protocol.verify import verify_log
+    from protocol.session import verify_log
     caught = None
     for p in peers:
         if p is cheater:

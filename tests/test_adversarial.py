@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from protocol import group as g
-from protocol import mental_poker as mp
+from protocol.crypto import group as g
+from protocol.poker import deck as mp
 from protocol.errors import Equivocation, ForgedSignature, OutOfOrder, ReplayedEvent, WrongAuthor
-from protocol.game_rules import CHANCE
-from protocol.identity import fingerprint
-from protocol.local_game import run_local
-from protocol.session_errors import (BadBody, BadKeyShare, BadShare, BadShuffle, CardNotHeld,
-                                     ClaimMismatch, OpeningMismatch, SessionHalted, StateHashMismatch)
-from protocol.session_peer import SessionPeer
-from protocol.verify import verify_log
+from protocol.session import (
+    CHANCE, BadBody, BadKeyShare, BadShare, BadShuffle, CardNotHeld, ClaimMismatch,
+    OpeningMismatch, SessionHalted, SessionPeer, StateHashMismatch, run_local, verify_log,
+)
+from protocol.crypto import fingerprint
 from tests.session_helpers import craft, make_peers, run_until, step, writer
 from tests.toy_game import ToyRules, play_own_card
 

@@ -9,8 +9,7 @@ import pytest
 
 from cli.asv_adapter import AsvRules, bot_agent, label_for
 from cli.main import main
-from protocol.game_rules import CHANCE, GameRuleError
-from protocol.session_errors import ClaimMismatch
+from protocol.session import CHANCE, ClaimMismatch, GameRuleError
 from tests.session_helpers import craft, make_peers, run_until, writer
 
 RULES = AsvRules()

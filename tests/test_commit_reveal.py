@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from protocol import commit_reveal as cr
+from protocol.crypto import commit_reveal as cr
 
 CTX = b"game-7|seat-order"
 SEATS = ["ann", "bob", "cat"]

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from protocol import codec
-from protocol.events import (
+from protocol.log.events import (
     EVENT_DOMAIN, ZERO_HASH, BrokenChain, Chain, Equivocation, EquivocationProof, EventError,
     ForgedSignature, InvalidProof, MalformedEvent, OutOfOrder, ReplayedEvent, WrongAuthor,
     WrongGame, parse_event, sign_event,
 )
-from protocol.identity import Identity
+from protocol.crypto import Identity
 
 GAME = bytes(range(16))
 OTHER_GAME = bytes(range(1, 17))

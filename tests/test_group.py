@@ -4,7 +4,7 @@ import hashlib
 
 import pytest
 
-from protocol import group as g
+from protocol.crypto import group as g
 
 P = 2**255 - 19
 

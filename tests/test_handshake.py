@@ -8,15 +8,12 @@ import trio
 import trio.testing
 
 from protocol import codec
-from protocol.framing import FramedStream
-from protocol.handshake import (
-    DIALER, HANDSHAKE_DOMAIN, LISTENER, TRANSPORT_VERSION, NonceCache, handshake, transcript,
+from protocol.net import (
+    DIALER, HANDSHAKE_DOMAIN, LISTENER, TRANSPORT_VERSION, DuplicateConnection, FramedStream,
+    HandshakeSignatureError, HandshakeTimeout, KeyNotAllowed, MalformedFrame, NonceCache,
+    PeerRefused, ReplayedNonce, UnknownGame, VersionMismatch, handshake, transcript,
 )
-from protocol.identity import Identity
-from protocol.transport_errors import (
-    DuplicateConnection, HandshakeSignatureError, HandshakeTimeout, KeyNotAllowed, MalformedFrame,
-    PeerRefused, ReplayedNonce, UnknownGame, VersionMismatch,
-)
+from protocol.crypto import Identity
 
 GAME = bytes(range(16))
 ALICE = Identity.from_seed(b"a" * 32, "alice")

@@ -9,7 +9,7 @@ import pytest
 
 from cli.main import main as asv_main
 from protocol import codec
-from protocol.identity import (
+from protocol.crypto import (
     BadSignature, Identity, KeyFileError, UnsafePermissions, default_key_path, fingerprint,
     load_identity, save_identity, verify,
 )

@@ -10,12 +10,10 @@ import trio
 from cli.asv_adapter import AsvRules
 from cli.net_peer import parse_invite
 from net_helpers import Runner, bot_node, wait_until
-from protocol.events import sign_event
-from protocol.identity import Identity
-from protocol.lobby import NotTheCreator, first_hello_problem
-from protocol.mesh import Mesh
-from protocol.session_errors import BadBody
-from protocol.verify import verify_log
+from protocol.log import sign_event
+from protocol.crypto import Identity
+from protocol.net import Mesh
+from protocol.session import BadBody, NotTheCreator, first_hello_problem, verify_log
 from tests.weak_keys import SMALL_ORDER
 
 LIMIT = 40

@@ -8,9 +8,9 @@ import zlib
 import pytest
 
 from protocol.errors import EventError, LogError, ProtocolError
-from protocol.events import ZERO_HASH, BrokenChain, WrongAuthor, WrongGame, sign_event
-from protocol.identity import Identity
-from protocol.logfile import (
+from protocol.log.events import ZERO_HASH, BrokenChain, WrongAuthor, WrongGame, sign_event
+from protocol.crypto import Identity
+from protocol.log.logfile import (
     BadHeader, CorruptRecord, LogWriter, SecretsFile, TornRecord, TrailingGarbage,
     UnsafePermissions, load_chain, read_log, scan_log, secrets_path,
 )

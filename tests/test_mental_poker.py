@@ -2,9 +2,9 @@
 
 import pytest
 
-from protocol import commit_reveal as cr
-from protocol import group as g
-from protocol import mental_poker as mp
+from protocol.crypto import commit_reveal as cr
+from protocol.crypto import group as g
+from protocol.poker import deck as mp
 
 CTX = b"game-42"
 NAMES = ["ann", "bob", "cat", "dan"]

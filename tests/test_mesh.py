@@ -9,15 +9,13 @@ import trio
 
 from protocol import codec
 from protocol.errors import Equivocation
-from protocol.events import ZERO_HASH, Chain, MalformedEvent, sign_event
-from protocol.framing import FramedStream
-from protocol.handshake import DIALER, handshake
-from protocol.identity import Identity
-from protocol.mesh import Mesh, PeerAddress, open_mesh
-from protocol.transport_errors import (
-    BadEventWire, CatchupTimeout, ConnectionClosed, FrameTooLarge, KeyNotAllowed, MalformedFrame,
-    NotConnected, PeerRefused, PeerTimeout, SendQueueFull, UnknownMessageType,
+from protocol.log.events import ZERO_HASH, Chain, MalformedEvent, sign_event
+from protocol.net import (
+    DIALER, BadEventWire, CatchupTimeout, ConnectionClosed, FramedStream, FrameTooLarge,
+    KeyNotAllowed, MalformedFrame, Mesh, NotConnected, PeerAddress, PeerRefused, PeerTimeout,
+    SendQueueFull, UnknownMessageType, handshake, open_mesh,
 )
+from protocol.crypto import Identity
 
 GAME = bytes(range(16))
 IDS = [Identity.from_seed(bytes([i]) * 32, f"p{i}") for i in range(1, 5)]

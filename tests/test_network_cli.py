@@ -12,7 +12,7 @@ from prompt_toolkit.input import create_pipe_input
 from cli.main import build_parser
 from cli.net_driver import play_networked
 from cli.net_peer import parse_invite
-from protocol.verify import verify_log
+from protocol.session import verify_log
 from cli.asv_adapter import AsvRules
 from test_repl import ScriptedRepl, plain_turn_line
 

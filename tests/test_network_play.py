@@ -11,13 +11,11 @@ import trio
 from cli.asv_adapter import AsvRules
 from net_helpers import Runner, bot_node, open_game, wait_until
 from protocol import codec
-from protocol.framing import FramedStream
-from protocol.identity import Identity
-from protocol.logfile import scan_log, secrets_path
-from protocol.mesh import Mesh
+from protocol.net import FramedStream, Mesh, PeerRefused
+from protocol.crypto import Identity
+from protocol.log import scan_log, secrets_path
 from protocol.node import ResumeError, restore_peer
-from protocol.transport_errors import PeerRefused
-from protocol.verify import verify_log
+from protocol.session import verify_log
 
 GAME_LIMIT = 60        # seconds for one bot game in one process
 
@@ -85,7 +83,7 @@ async def test_resume_needs_the_logs_secrets(tmp_path):
     with pytest.raises(ResumeError, match="is missing"):
         restore_peer(nodes[1].identity, AsvRules(), nodes[1].log_path)
     empty = tmp_path / "empty.asvlog"
-    from protocol.logfile import LogWriter, SecretsFile
+    from protocol.log import LogWriter, SecretsFile
     LogWriter(empty, game).close()
     SecretsFile(empty, game).close()
     with pytest.raises(ResumeError, match="no event yet"):
@@ -121,9 +119,9 @@ async def test_a_silent_peer_is_named_in_an_abort_and_the_logs_stay_valid(tmp_pa
 
 
 async def test_an_abort_is_refused_unless_it_names_the_due_peer(tmp_path):
-    from protocol.abort import make_abort
-    from protocol.events import sign_event
-    from protocol.session_errors import BadBody
+    from protocol.session import make_abort
+    from protocol.log import sign_event
+    from protocol.session import BadBody
     game = os.urandom(16)
     with trio.fail_after(GAME_LIMIT):
         async with trio.open_nursery() as nursery:
@@ -190,7 +188,7 @@ async def test_bad_connections_during_a_game_harm_nobody(tmp_path):
 
 
 async def test_a_forged_event_is_refused_and_never_logged(tmp_path):
-    from protocol.events import sign_event
+    from protocol.log import sign_event
     game = os.urandom(16)
     with trio.fail_after(GAME_LIMIT):
         async with trio.open_nursery() as nursery:

@@ -19,14 +19,12 @@ import trio
 from cli.asv_adapter import AsvRules
 from net_helpers import Runner, bot_node, wait_until
 from protocol import codec
-from protocol.framing import FramedStream
-from protocol.handshake import DIALER, handshake
-from protocol.identity import Identity
-from protocol.mesh import MAX_ANSWERS_IN_FLIGHT, open_mesh
-from protocol.mesh_peers import MAX_ADVERTISED
+from protocol.net import DIALER, ConnectionClosed, Flooding, FramedStream, MalformedFrame, handshake
+from protocol.crypto import Identity
+from protocol.net.mesh import MAX_ANSWERS_IN_FLIGHT, open_mesh
+from protocol.net.mesh.peers import MAX_ADVERTISED
 from protocol.node import NotInRoster
-from protocol.transport_errors import ConnectionClosed, Flooding, MalformedFrame
-from protocol.verify import verify_log
+from protocol.session import verify_log
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = bytes(range(16))
@@ -70,7 +68,7 @@ async def next_of(fs, kind):
 
 
 def wire(identity, n, seq=0):
-    from protocol.events import ZERO_HASH, sign_event
+    from protocol.log import ZERO_HASH, sign_event
     return sign_event(identity, GAME, seq, ZERO_HASH, "move", {"n": n}).wire
 
 
@@ -371,8 +369,8 @@ def test_events_from_the_future_are_held_within_bounds():
     """SPEC §29.4: a roster peer signing endless future events cannot fill a peer's memory;
     what is dropped is fetched again by catch-up if it was honest."""
     from protocol import node as node_mod
-    from protocol.events import sign_event
-    from protocol.identity import Identity
+    from protocol.log import sign_event
+    from protocol.crypto import Identity
     from cli.asv_adapter import AsvRules
 
     me, other = Identity.generate("me"), Identity.generate("other")
@@ -393,9 +391,9 @@ def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():
     """SPEC §26.4: the session logs such an event and then halts; the node must treat it as
     applied (progress, callbacks) and say why the game stopped, not count it as refused."""
     from protocol import node as node_mod
-    from protocol.events import sign_event
-    from protocol.identity import Identity
-    from protocol.session_errors import DeckCorrupted
+    from protocol.log import sign_event
+    from protocol.crypto import Identity
+    from protocol.session import DeckCorrupted
     from cli.asv_adapter import AsvRules
 
     me, other = Identity.generate("me"), Identity.generate("other")

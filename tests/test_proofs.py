@@ -2,8 +2,8 @@
 
 import pytest
 
-from protocol import group as g
-from protocol import proofs as pf
+from protocol.crypto import group as g
+from protocol.crypto import proofs as pf
 
 X = g.scalar_from_int(0x1234567)
 K = g.scalar_from_int(0x7654321)

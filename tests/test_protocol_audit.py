@@ -9,20 +9,17 @@ import os
 
 import pytest
 
-from protocol import commit_reveal as cr
-from protocol import group as g
-from protocol import mental_poker as mp
-from protocol.abort import ABORT_KIND
+from protocol.crypto import commit_reveal as cr
+from protocol.crypto import group as g
+from protocol.poker import deck as mp
+from protocol.session import (
+    ABORT_KIND, CHANCE, EXIT_INVALID, EXIT_UNFINISHED, HASHED_PHASES, BadBody, BadKeyShare,
+    BadShare, BadShuffle, DeckCorrupted, DeckRequest, IllegalMove, OpeningMismatch, Session,
+    SessionPeer, UnexpectedKind, run_local, verify_log,
+)
 from protocol.errors import EventError, OutOfOrder, WrongAuthor
-from protocol.events import sign_event
-from protocol.game_rules import CHANCE, DeckRequest
-from protocol.identity import Identity, fingerprint
-from protocol.local_game import run_local
-from protocol.session import HASHED_PHASES, Session
-from protocol.session_errors import (BadBody, BadKeyShare, BadShare, BadShuffle, DeckCorrupted,
-                                     IllegalMove, OpeningMismatch, UnexpectedKind)
-from protocol.session_peer import SessionPeer
-from protocol.verify import EXIT_INVALID, EXIT_UNFINISHED, verify_log
+from protocol.log import sign_event
+from protocol.crypto import Identity, fingerprint
 from tests.session_helpers import craft, make_peers, refused, run_until, step, writer
 from tests.toy_game import ToyRules, play_own_card
 
@@ -360,7 +357,7 @@ def test_a_roster_whose_fingerprints_collide_is_refused_at_the_first_hello(monke
     """Fingerprints name the participants of the commit-reveal rounds and proof contexts;
     two keys with one fingerprint (an 80-bit collision) used to crash the last hello with
     a ValueError. Simulated by making every fingerprint equal."""
-    import protocol.session as session_module
+    import protocol.session.core as session_module
     peers = toy(2)
     first = craft(peers[0], kind="hello", body=peers[0]._body("hello", 0, None))
     monkeypatch.setattr(session_module, "fingerprint", lambda key: "SAME-SAME-SAME-SAME")

@@ -5,12 +5,10 @@ from __future__ import annotations
 import pytest
 
 from protocol.errors import WrongAuthor
-from protocol.game_rules import CHANCE, DeckRequest
-from protocol.local_game import run_local
-from protocol.logfile import SecretsFile, read_log
-from protocol.session import Session
-from protocol.session_errors import BadBody, IllegalMove
-from protocol.session_peer import NotYourTurn
+from protocol.session import (
+    CHANCE, BadBody, DeckRequest, IllegalMove, NotYourTurn, Session, run_local,
+)
+from protocol.log import SecretsFile, read_log
 from tests.session_helpers import craft, make_peers, run_until, step
 from tests.toy_game import ToyRules, play_own_card
 

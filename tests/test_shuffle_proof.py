@@ -5,9 +5,9 @@ import hashlib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from protocol import group as g
-from protocol import mental_poker as mp
-from protocol import shuffle_proof as sp
+from protocol.crypto import group as g
+from protocol.poker import deck as mp
+from protocol.poker import shuffle_proof as sp
 
 CTX = b"game|seq|author"
 Y = g.base_mul(g.scalar_from_int(33))                     # joint key of secrets 11 + 22

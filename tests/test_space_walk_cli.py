@@ -9,7 +9,7 @@ import pytest
 from cli.games import game_of_log
 from cli.main import main
 from cli.sw_adapter import SpaceWalkRules
-from protocol.game_rules import CHANCE, GameRuleError
+from protocol.session import CHANCE, GameRuleError
 
 
 def lines(capsys) -> list[dict]:
@@ -106,9 +106,9 @@ def test_log_show_and_replay_read_the_game_from_the_log(logs, capsys):
 
 
 def test_a_log_of_an_unknown_game_is_invalid_and_named(logs, tmp_path, capsys):
-    from protocol.identity import Identity
-    from protocol.logfile import LogWriter
-    from protocol.session_peer import SessionPeer
+    from protocol.crypto import Identity
+    from protocol.log import LogWriter
+    from protocol.session import SessionPeer
     from cli.sw_adapter import SpaceWalkRules as Rules
 
     class Other(Rules):

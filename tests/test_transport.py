@@ -7,11 +7,13 @@ import pytest
 import trio
 import trio.testing
 
-from protocol import codec, messages
-from protocol.framing import DEFAULT_MAX_FRAME, FramedStream, decode_message, encode_frame
-from protocol.transport_errors import (
-    ConnectionClosed, FrameTooLarge, MalformedFrame, PeerRefused, TransportError, UnknownMessageType,
+from protocol import codec
+
+from protocol.net import (
+    ConnectionClosed, FrameTooLarge, MalformedFrame, PeerRefused, TransportError,
+    UnknownMessageType, messages,
 )
+from protocol.net.framing import DEFAULT_MAX_FRAME, FramedStream, decode_message, encode_frame
 
 LIMIT = 5.0
 

@@ -16,7 +16,7 @@ import pytest
 
 from cli.local_peers import play_logged_game
 from cli.main import main
-from protocol.logfile import LOG_MAGIC, LogWriter, _record, scan_log
+from protocol.log.logfile import LOG_MAGIC, LogWriter, _record, scan_log
 
 
 @pytest.fixture(scope="module")

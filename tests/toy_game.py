@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from protocol.game_rules import CHANCE, DeckRequest, GameRuleError
+from protocol.session import CHANCE, DeckRequest, GameRuleError
 
 LABELS = tuple(f"card:{c}" for c in "abcdef")
 

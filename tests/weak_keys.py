@@ -11,7 +11,7 @@ import nacl.bindings as sodium
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from protocol.identity import fingerprint
+from protocol.crypto import fingerprint
 
 P = 2 ** 255 - 19
 D = -121665 * pow(121666, P - 2, P) % P

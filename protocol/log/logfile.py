@@ -1,0 +1,287 @@
+"""`.asvlog` files and their private `.secrets` companions (SPEC §23).
+
+Layout (all integers big-endian):
+
+    header = magic(6) | format version u8 | game id length u8 | game id | CRC32(header so far) u32
+    record = length u32 | CRC32(length bytes) u32 | payload | CRC32(payload) u32
+
+The framing CRCs tell a torn write (an interrupted append: the file simply ends early)
+apart from damage (bytes that are there but wrong). Authenticity does not rest on them:
+each payload of a log is a signed, hash-chained event (SPEC §22).
+"""
+from __future__ import annotations
+
+import os
+import stat
+import struct
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from protocol import codec
+from protocol.errors import (
+    BadHeader, CodecError, CorruptRecord, LogError, TornRecord, TrailingGarbage, UnsafePermissions,
+)
+from protocol.log.events import GAME_ID_SIZES, MAX_EVENT_SIZE, AuthorRule, Chain, parse_event
+
+__all__ = [
+    "LOG_MAGIC", "SECRETS_MAGIC", "FORMAT_VERSION", "MAX_RECORD_SIZE", "RECORD_OVERHEAD",
+    "LogScan", "scan_log", "read_log", "load_chain", "LogWriter", "SecretsFile", "secrets_path",
+    "LogError", "BadHeader", "TornRecord", "TrailingGarbage", "CorruptRecord", "UnsafePermissions",
+]
+
+LOG_MAGIC = b"ASVLOG"
+SECRETS_MAGIC = b"ASVSEC"
+FORMAT_VERSION = 1
+MAX_RECORD_SIZE = MAX_EVENT_SIZE
+RECORD_OVERHEAD = 12
+_U32 = struct.Struct(">I")
+
+
+def _crc(data: bytes) -> bytes:
+    return _U32.pack(zlib.crc32(data) & 0xFFFFFFFF)
+
+
+def _header(magic: bytes, game: bytes) -> bytes:
+    head = magic + bytes((FORMAT_VERSION, len(game))) + game
+    return head + _crc(head)
+
+
+def _record(payload: bytes) -> bytes:
+    if not 1 <= len(payload) <= MAX_RECORD_SIZE:
+        raise ValueError(f"record payload must be 1..{MAX_RECORD_SIZE} bytes")
+    length = _U32.pack(len(payload))
+    return length + _crc(length) + payload + _crc(payload)
+
+
+@dataclass
+class LogScan:
+    """Everything a file holds, read leniently: the records of the longest valid prefix,
+    where each starts, where the valid prefix ends, and the first problem (or None)."""
+
+    game: bytes
+    records: list[bytes] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
+    valid_length: int = 0
+    problem: LogError | None = None
+
+
+def _parse_header(data: bytes, magic: bytes, path: str) -> tuple[bytes, int]:
+    def bad(reason: str) -> BadHeader:
+        return BadHeader(reason, path=path, offset=0)
+
+    if len(data) < 8:
+        raise bad(f"file of {len(data)} bytes is shorter than a header")
+    if data[:6] != magic:
+        raise bad(f"magic is {data[:6]!r}, expected {magic!r}")
+    if data[6] != FORMAT_VERSION:
+        raise bad(f"unsupported format version {data[6]}")
+    game_len = data[7]
+    if game_len not in GAME_ID_SIZES:
+        raise bad(f"game id length {game_len} is not 16 or 32")
+    end = 8 + game_len + 4
+    if len(data) < end:
+        raise bad("header cut short")
+    if _crc(data[:end - 4]) != data[end - 4:end]:
+        raise bad("header CRC mismatch")
+    return data[8:8 + game_len], end
+
+
+def _scan(data: bytes, magic: bytes, path: str) -> LogScan:
+    game, pos = _parse_header(data, magic, path)
+    scan = LogScan(game=game, valid_length=pos)
+    while pos < len(data):
+        index = len(scan.records)
+        left = len(data) - pos
+        if left < 8:
+            scan.problem = TornRecord(f"only {left} bytes of a record header", path=path,
+                                      offset=pos, record_index=index)
+            break
+        length_bytes = data[pos:pos + 4]
+        (length,) = _U32.unpack(length_bytes)
+        if _crc(length_bytes) != data[pos + 4:pos + 8] or not 1 <= length <= MAX_RECORD_SIZE:
+            scan.problem = TrailingGarbage(f"{left} bytes that do not start a valid record header",
+                                           path=path, offset=pos, record_index=index)
+            break
+        end = pos + 8 + length + 4
+        if end > len(data):
+            scan.problem = TornRecord(f"record of {length} bytes cut short ({left} of "
+                                      f"{length + RECORD_OVERHEAD} bytes present)",
+                                      path=path, offset=pos, record_index=index)
+            break
+        payload = data[pos + 8:end - 4]
+        if _crc(payload) != data[end - 4:end]:
+            scan.problem = CorruptRecord("payload CRC mismatch", path=path, offset=pos, record_index=index)
+            break
+        scan.records.append(payload)
+        scan.offsets.append(pos)
+        pos = end
+        scan.valid_length = pos
+    return scan
+
+
+def scan_log(path: str | os.PathLike) -> LogScan:
+    """Lenient read for reporting (`asv verify`): never raises for damage after the
+    header; the first problem is in `.problem`. Raises BadHeader if the header is bad."""
+    path = Path(path)
+    return _scan(path.read_bytes(), LOG_MAGIC, str(path))
+
+
+def read_log(path: str | os.PathLike) -> list[bytes]:
+    """Strict read: the wire bytes of every record, or the first problem raised as a
+    typed LogError (TornRecord, TrailingGarbage, CorruptRecord, BadHeader)."""
+    scan = scan_log(path)
+    if scan.problem is not None:
+        raise scan.problem
+    return scan.records
+
+
+def load_chain(path: str | os.PathLike, *, expected_author: AuthorRule | None = None) -> Chain:
+    """Strict read plus full verification: every record parsed, signature-checked and
+    appended to a Chain for the header's game id. Raises LogError or EventError."""
+    scan = scan_log(path)
+    if scan.problem is not None:
+        raise scan.problem
+    chain = Chain(scan.game, expected_author=expected_author)
+    for wire in scan.records:
+        chain.append(parse_event(wire, expected_game=scan.game))
+    return chain
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class _RecordFile:
+    """Append-only framed file with torn-tail recovery; shared by logs and secrets."""
+
+    magic: bytes = LOG_MAGIC
+    mode: int = 0o644
+    private: bool = False
+
+    def __init__(self, path: str | os.PathLike, game: bytes | None = None) -> None:
+        self.path = Path(path)
+        self.dropped_bytes = 0
+        if not self.path.exists():
+            if game is None:
+                raise LogError("file does not exist and no game id was given to create it", path=str(self.path))
+            self._create(bytes(game))
+        if self.private:
+            _check_private(self.path)
+        self._fh = open(self.path, "r+b")
+        try:
+            scan = _scan(self._fh.read(), self.magic, str(self.path))
+            if game is not None and scan.game != bytes(game):
+                raise BadHeader(f"file is for game {scan.game.hex()}, not {bytes(game).hex()}",
+                                path=str(self.path), offset=8)
+            if isinstance(scan.problem, TornRecord):
+                # SPEC §23.4: an interrupted append; drop it, keep every complete record
+                self._fh.seek(0, os.SEEK_END)
+                self.dropped_bytes = self._fh.tell() - scan.valid_length
+                self._fh.truncate(scan.valid_length)
+                os.fsync(self._fh.fileno())
+            elif scan.problem is not None:
+                raise scan.problem  # damage is never repaired silently
+        except BaseException:
+            self._fh.close()
+            raise
+        self.game = scan.game
+        self.count = len(scan.records)
+        self._records = scan.records
+        self._fh.seek(scan.valid_length)
+
+    def _create(self, game: bytes) -> None:
+        if len(game) not in GAME_ID_SIZES:
+            raise ValueError("game id must be 16 or 32 bytes")
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, self.mode)
+        try:
+            os.fchmod(fd, self.mode)
+            os.write(fd, _header(self.magic, game))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.path)  # a file either has its whole header or does not exist
+        _fsync_dir(self.path)
+
+    def _append_payload(self, payload: bytes) -> None:
+        self._fh.write(_record(payload))  # one write per record: a crash leaves a prefix of it
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self._records.append(payload)
+        self.count += 1
+
+    @property
+    def records(self) -> list[bytes]:
+        """Payloads of every record in the file, oldest first (a copy)."""
+        return list(self._records)
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class LogWriter(_RecordFile):
+    """Append events to an `.asvlog`. Opening an existing file checks its header (and
+    game id, if given), truncates a torn final record (`dropped_bytes` says how many bytes
+    went) and refuses any other damage. Every append is fsynced before returning."""
+
+    def append(self, wire: bytes) -> None:
+        """Append one event's exact wire bytes. The writer frames bytes; verifying them
+        against the chain is the caller's job (Chain.append before LogWriter.append)."""
+        self._append_payload(bytes(wire))
+
+
+def secrets_path(log_path: str | os.PathLike) -> Path:
+    """The private companion of a log: the log path + ".secrets"."""
+    return Path(str(log_path) + ".secrets")
+
+
+def _check_private(path: Path) -> None:
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    if os.name == "posix" and mode & 0o077:
+        raise UnsafePermissions(f"private file is accessible by group/others (mode {mode:04o}); "
+                                f"run: chmod 600 {path}", path=str(path))
+
+
+class SecretsFile(_RecordFile):
+    """A peer's own secrets for one game (SPEC §23.5): same framing as a log, magic
+    b"ASVSEC", mode 0600, each record one codec map. Never part of the log; opened at game
+    end (or kept) by its owner."""
+
+    magic = SECRETS_MAGIC
+    mode = 0o600
+    private = True
+
+    def __init__(self, log_path: str | os.PathLike, game: bytes | None = None) -> None:
+        super().__init__(secrets_path(log_path), game)
+
+    def append(self, entry: dict) -> None:
+        if not isinstance(entry, dict):
+            raise CodecError("a secrets entry must be a map")
+        self._append_payload(codec.encode(entry))
+
+    def entries(self) -> list[dict]:
+        """Every entry, oldest first."""
+        return [codec.decode(raw, max_size=MAX_RECORD_SIZE) for raw in self._records]
+
+    def merged(self) -> dict:
+        """All entries folded into one map; a later entry's key replaces an earlier one."""
+        result: dict = {}
+        for entry in self.entries():
+            result.update(entry)
+        return result

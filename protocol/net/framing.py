@@ -1,0 +1,156 @@
+"""Length-prefixed frames over a trio stream (SPEC §28.1).
+
+    frame = length (4 bytes, big-endian, unsigned) ‖ payload (length bytes)
+
+Each payload is one canonical codec map (SPEC §21) with a str field "t" naming the
+message type; `protocol.net.messages` checks the rest. The limit applies to the payload;
+a length over it is refused from the 4 header bytes, before anything is buffered.
+"""
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import trio
+
+from protocol import codec
+from protocol.errors import CodecError
+from protocol.net.errors import (
+    LOCAL, ConnectionClosed, FrameTooLarge, MalformedFrame, TransportError,
+)
+
+__all__ = ["FramedStream", "encode_frame", "DEFAULT_MAX_FRAME", "HEADER_SIZE", "MAX_FRAME_DEPTH"]
+
+DEFAULT_MAX_FRAME = 1 << 20     # bytes of one payload (1 MiB)
+HEADER_SIZE = 4
+MAX_FRAME_DEPTH = 3             # map > list > map of scalars ("peers" is the deepest)
+_HEADER = struct.Struct(">I")
+_RECEIVE_CHUNK = 65536
+_DRAIN_LIMIT = 4 << 20          # bytes read and thrown away while closing with an error
+
+
+def encode_frame(payload: bytes, *, max_frame: int = DEFAULT_MAX_FRAME) -> bytes:
+    """Header plus payload. Raises FrameTooLarge (side "local") over the limit."""
+    if len(payload) > max_frame:
+        raise FrameTooLarge(len(payload), max_frame, side=LOCAL)
+    return _HEADER.pack(len(payload)) + payload
+
+
+class FramedStream:
+    """Frames and codec messages over one trio stream.
+
+    `peer` is a label for error messages (the address, then the fingerprint once the
+    handshake has named the peer). Sending is serialised by a lock, so a keepalive and
+    an error frame may be sent from different tasks; receiving must stay in one task."""
+
+    def __init__(self, stream: trio.abc.Stream, *, max_frame: int = DEFAULT_MAX_FRAME,
+                 peer: str | None = None) -> None:
+        if max_frame < 1 or max_frame > 0xFFFFFFFF:
+            raise ValueError("max_frame must be in [1, 2**32-1]")
+        self.stream = stream
+        self.max_frame = max_frame
+        self.peer = peer
+        self._buffer = bytearray()
+        self._send_lock = trio.Lock()
+        self._closed = False
+
+    # ------------------------------------------------------------------------ bytes
+
+    async def send_frame(self, payload: bytes) -> None:
+        frame = encode_frame(bytes(payload), max_frame=self.max_frame)
+        async with self._send_lock:
+            try:
+                await self.stream.send_all(frame)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                raise ConnectionClosed(f"cannot send: {exc or type(exc).__name__}",
+                                       peer=self.peer) from None
+
+    async def _fill(self, n: int, in_frame: bool) -> None:
+        """Read until the buffer holds n bytes; a clean EOF or a short read is typed."""
+        while len(self._buffer) < n:
+            try:
+                chunk = await self.stream.receive_some(_RECEIVE_CHUNK)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                raise ConnectionClosed(f"connection broken: {exc or type(exc).__name__}",
+                                       mid_frame=bool(self._buffer) or in_frame, peer=self.peer) from None
+            if not chunk:
+                if not self._buffer and not in_frame:
+                    raise ConnectionClosed("closed the connection", peer=self.peer)
+                raise ConnectionClosed(
+                    f"closed the connection inside a frame ({len(self._buffer)} of {n} bytes read)",
+                    mid_frame=True, peer=self.peer)
+            self._buffer += chunk
+
+    async def receive_frame(self) -> bytes:
+        """The next payload. Raises ConnectionClosed (EOF; `mid_frame` on a short read)
+        or FrameTooLarge (the length prefix is over the limit; side "remote")."""
+        await self._fill(HEADER_SIZE, False)
+        (length,) = _HEADER.unpack_from(self._buffer)
+        if length > self.max_frame:
+            raise FrameTooLarge(length, self.max_frame, peer=self.peer)
+        await self._fill(HEADER_SIZE + length, True)
+        payload = bytes(self._buffer[HEADER_SIZE:HEADER_SIZE + length])
+        del self._buffer[:HEADER_SIZE + length]
+        return payload
+
+    # --------------------------------------------------------------------- messages
+
+    async def send_message(self, message: dict) -> None:
+        await self.send_frame(codec.encode(message))
+
+    async def receive_message(self) -> dict[str, Any]:
+        """The next payload decoded as a canonical codec map with a str "t". The fields of
+        the type are checked by `protocol.net.messages.check`. Raises MalformedFrame."""
+        return decode_message(await self.receive_frame(), max_frame=self.max_frame, peer=self.peer)
+
+    # ---------------------------------------------------------------------- closing
+
+    async def send_error_and_close(self, error: TransportError | tuple[str, str],
+                                   *, linger: float = 0.5) -> None:
+        """Best effort: send an error frame {"t": "error", "code", "msg"}, half-close, and
+        read (and drop) what the peer still sends for up to `linger` seconds so that the
+        error frame is not lost to a TCP reset; then close. Never raises."""
+        code, msg = (error.code, error.reason) if isinstance(error, TransportError) else error
+        with trio.move_on_after(linger):
+            try:
+                await self.send_message({"t": "error", "code": code, "msg": msg[:1000]})
+                await self.send_eof()
+                drained = 0
+                while drained < _DRAIN_LIMIT:
+                    chunk = await self.stream.receive_some(_RECEIVE_CHUNK)
+                    if not chunk:
+                        break
+                    drained += len(chunk)
+            except (TransportError, trio.BrokenResourceError, trio.ClosedResourceError,
+                    trio.BusyResourceError):
+                pass
+        await self.aclose()
+
+    async def send_eof(self) -> None:
+        """Half-close: no more frames from this side (the peer reads a clean EOF)."""
+        send_eof = getattr(self.stream, "send_eof", None)
+        if send_eof is not None:
+            async with self._send_lock:
+                try:
+                    await send_eof()
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    raise ConnectionClosed(f"cannot half-close: {exc or type(exc).__name__}",
+                                           peer=self.peer) from None
+
+    async def aclose(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await trio.aclose_forcefully(self.stream)
+
+
+def decode_message(payload: bytes, *, max_frame: int = DEFAULT_MAX_FRAME,
+                   peer: str | None = None) -> dict[str, Any]:
+    try:
+        msg = codec.decode(payload, max_size=max_frame, max_depth=MAX_FRAME_DEPTH)
+    except CodecError as exc:
+        raise MalformedFrame(f"frame payload is not canonical codec: {exc.reason}"
+                             + (f" at offset {exc.offset}" if exc.offset is not None else ""),
+                             peer=peer) from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
+        raise MalformedFrame('frame payload is not a map with a str "t"', peer=peer)
+    return msg

@@ -1,0 +1,230 @@
+"""Mutual authentication of two peers by their identity keys (SPEC §28.4).
+
+    dialer  -> listener : hello {v, game, key, nonce, port}
+    listener -> dialer  : hello {v, game, key, nonce, port}, auth {sig}
+    dialer  -> listener : auth {sig}
+    listener -> dialer  : ok {}
+
+Each `sig` is the sender's Ed25519 signature over `transcript(role, ...)`: a domain tag
+and a canonical map of both keys, both nonces, the game id, the version and the
+signer's role. So a signature answers this connection's fresh nonces only, and cannot
+be reflected (the role differs) or moved to another game. Any refusal is sent to the
+other side as an error frame before closing.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import os
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+
+from protocol import codec
+
+from protocol.net import messages
+from protocol.errors import BadSignature
+from protocol.net.framing import FramedStream
+from protocol.crypto import Identity, WeakPublicKey, check_public_key, fingerprint, verify
+from protocol.net.errors import (
+    HandshakeSignatureError, HandshakeTimeout, KeyNotAllowed, MalformedFrame, PeerRefused,
+    ReplayedNonce, TransportError, UnknownGame, VersionMismatch,
+)
+
+__all__ = [
+    "handshake", "transcript", "Authenticated", "NonceCache", "HANDSHAKE_DOMAIN",
+    "TRANSPORT_VERSION", "DIALER", "LISTENER", "DEFAULT_HANDSHAKE_TIMEOUT", "AllowedKeys",
+]
+
+HANDSHAKE_DOMAIN = b"p2p-asv/handshake/v1\x00"
+TRANSPORT_VERSION = 1
+DIALER = "dialer"
+LISTENER = "listener"
+DEFAULT_HANDSHAKE_TIMEOUT = 10.0
+
+AllowedKeys = Callable[[bytes], "bool | Awaitable[bool]"]
+# Called by the listener once the dialer is authenticated, before "ok": an error refuses.
+Admit = Callable[[bytes, bytes], "TransportError | None"]
+
+
+def transcript(role: str, game: bytes, dialer_key: bytes, dialer_nonce: bytes,
+               listener_key: bytes, listener_nonce: bytes) -> bytes:
+    """The bytes a peer in `role` signs (SPEC §28.4):
+    HANDSHAKE_DOMAIN ‖ encode({"dk", "dn", "game", "lk", "ln", "role", "v"})."""
+    if role not in (DIALER, LISTENER):
+        raise ValueError(f"role must be {DIALER!r} or {LISTENER!r}")
+    return HANDSHAKE_DOMAIN + codec.encode({
+        "v": TRANSPORT_VERSION, "game": bytes(game), "role": role,
+        "dk": bytes(dialer_key), "dn": bytes(dialer_nonce),
+        "lk": bytes(listener_key), "ln": bytes(listener_nonce),
+    })
+
+
+class NonceCache:
+    """Nonces seen by this process, own and received, oldest forgotten first. A hello whose
+    nonce is in the cache is a replay (or a reflection of our own nonce)."""
+
+    def __init__(self, capacity: int = 65536) -> None:
+        self.capacity = capacity
+        self._seen: OrderedDict[bytes, None] = OrderedDict()
+
+    def __contains__(self, nonce: bytes) -> bool:
+        return nonce in self._seen
+
+    def add(self, nonce: bytes) -> None:
+        self._seen[bytes(nonce)] = None
+        while len(self._seen) > self.capacity:
+            self._seen.popitem(last=False)
+
+
+@dataclass
+class Authenticated:
+    """An authenticated connection: the framed stream and what the handshake proved."""
+
+    stream: FramedStream
+    role: str                 # our role: DIALER or LISTENER
+    local_key: bytes
+    peer_key: bytes
+    peer_port: int            # the peer's advertised listening port, 0 if it does not listen
+    conn_id: bytes            # SHA-256(dialer nonce ‖ listener nonce): the same on both sides
+
+    @property
+    def peer_fingerprint(self) -> str:
+        return fingerprint(self.peer_key)
+
+    @property
+    def dialer_key(self) -> bytes:
+        return self.local_key if self.role == DIALER else self.peer_key
+
+
+async def _allowed(allowed_keys: AllowedKeys, key: bytes) -> bool:
+    result = allowed_keys(key)
+    if inspect.isawaitable(result):
+        result = await result
+    return bool(result)
+
+
+async def _receive(fs: FramedStream, expected: str) -> dict[str, Any]:
+    msg = await fs.receive_message()
+    kind = msg["t"]
+    if kind == "hello" and expected == "hello":
+        v = msg.get("v")
+        if isinstance(v, int) and not isinstance(v, bool) and v != TRANSPORT_VERSION:
+            # checked before the fields: another version may have other fields
+            raise VersionMismatch(f"transport version {v} is not supported; this peer speaks "
+                                  f"version {TRANSPORT_VERSION}", peer=fs.peer)
+    messages.check(msg, peer=fs.peer)
+    if kind == "error":
+        raise PeerRefused(msg["code"], msg["msg"], peer=fs.peer)
+    if kind != expected:
+        raise MalformedFrame(f'handshake expected "{expected}", got "{kind}"', peer=fs.peer)
+    return msg
+
+
+async def _check_hello(msg: dict[str, Any], fs: FramedStream, game: bytes, own_key: bytes,
+                       allowed_keys: AllowedKeys, nonces: NonceCache,
+                       expect_key: bytes | None) -> None:
+    key = msg["key"]
+    fs.peer = f"{fingerprint(key)}" + (f"@{fs.peer}" if fs.peer else "")
+    if msg["game"] != game:
+        raise UnknownGame(f"game id {msg['game'].hex()} is not known here", peer=fs.peer)
+    try:
+        check_public_key(key)
+    except WeakPublicKey as exc:  # anyone could answer the challenge for a small-order key
+        raise KeyNotAllowed(f"the peer's key is refused: {exc}", peer=fs.peer) from None
+    if key == own_key:
+        raise KeyNotAllowed("the peer presented this peer's own key (a connection to itself?)", peer=fs.peer)
+    if expect_key is not None and key != expect_key:
+        raise KeyNotAllowed(f"expected key {fingerprint(expect_key)}, the peer has key "
+                            f"{fingerprint(key)}", peer=fs.peer)
+    if not await _allowed(allowed_keys, key):
+        raise KeyNotAllowed(f"key {fingerprint(key)} is not allowed in this game", peer=fs.peer)
+    if msg["nonce"] in nonces:
+        raise ReplayedNonce("handshake nonce was seen before (a replayed hello)", peer=fs.peer)
+    nonces.add(msg["nonce"])
+
+
+def _verify(fs: FramedStream, key: bytes, message: bytes, sig: bytes, role: str) -> None:
+    try:
+        verify(key, message, sig)
+    except BadSignature:
+        raise HandshakeSignatureError(f"the {role}'s handshake signature does not verify for key "
+                                      f"{fingerprint(key)}", peer=fs.peer) from None
+
+
+async def handshake(fs: FramedStream, identity: Identity, game: bytes, *, role: str,
+                    allowed_keys: AllowedKeys, nonces: NonceCache | None = None,
+                    listen_port: int = 0, expect_key: bytes | None = None,
+                    admit: Admit | None = None,
+                    timeout: float = DEFAULT_HANDSHAKE_TIMEOUT) -> Authenticated:
+    """Run the handshake as `role` (DIALER or LISTENER). On success return Authenticated;
+    on any failure send an error frame if possible, close the stream, and raise the
+    TransportError (PeerRefused when the other side refused us)."""
+    if role not in (DIALER, LISTENER):
+        raise ValueError(f"role must be {DIALER!r} or {LISTENER!r}")
+    nonces = nonces if nonces is not None else NonceCache()
+    game = bytes(game)
+    try:
+        with trio.fail_after(timeout):
+            if role == DIALER:
+                return await _dial(fs, identity, game, allowed_keys, nonces, listen_port, expect_key)
+            return await _listen(fs, identity, game, allowed_keys, nonces, listen_port, admit)
+    except trio.TooSlowError:
+        err = HandshakeTimeout(f"handshake not finished within {timeout:g} s", peer=fs.peer)
+        await fs.send_error_and_close(err)
+        raise err from None
+    except PeerRefused:
+        await fs.aclose()
+        raise
+    except TransportError as err:
+        if err.side == "remote" and err.code != "closed":
+            await fs.send_error_and_close(err)
+        else:
+            await fs.aclose()
+        raise
+    except BaseException:
+        await fs.aclose()
+        raise
+
+
+def _hello(identity: Identity, game: bytes, nonce: bytes, port: int) -> dict[str, Any]:
+    return {"t": "hello", "v": TRANSPORT_VERSION, "game": game,
+            "key": identity.public_key_bytes, "nonce": nonce, "port": port}
+
+
+async def _dial(fs, identity, game, allowed_keys, nonces, port, expect_key) -> Authenticated:
+    dn = os.urandom(messages.NONCE_SIZE)
+    nonces.add(dn)
+    dk = identity.public_key_bytes
+    await fs.send_message(_hello(identity, game, dn, port))
+    hello = await _receive(fs, "hello")
+    await _check_hello(hello, fs, game, dk, allowed_keys, nonces, expect_key)
+    lk, ln = hello["key"], hello["nonce"]
+    auth = await _receive(fs, "auth")
+    _verify(fs, lk, transcript(LISTENER, game, dk, dn, lk, ln), auth["sig"], LISTENER)
+    await fs.send_message({"t": "auth", "sig": identity.sign(transcript(DIALER, game, dk, dn, lk, ln))})
+    await _receive(fs, "ok")
+    return Authenticated(fs, DIALER, dk, lk, hello["port"], hashlib.sha256(dn + ln).digest())
+
+
+async def _listen(fs, identity, game, allowed_keys, nonces, port, admit) -> Authenticated:
+    hello = await _receive(fs, "hello")
+    lk = identity.public_key_bytes
+    await _check_hello(hello, fs, game, lk, allowed_keys, nonces, None)
+    dk, dn = hello["key"], hello["nonce"]
+    ln = os.urandom(messages.NONCE_SIZE)
+    nonces.add(ln)
+    await fs.send_message(_hello(identity, game, ln, port))
+    await fs.send_message({"t": "auth", "sig": identity.sign(transcript(LISTENER, game, dk, dn, lk, ln))})
+    auth = await _receive(fs, "auth")
+    _verify(fs, dk, transcript(DIALER, game, dk, dn, lk, ln), auth["sig"], DIALER)
+    conn_id = hashlib.sha256(dn + ln).digest()
+    if admit is not None:
+        refusal = admit(dk, conn_id)
+        if refusal is not None:
+            raise refusal
+    await fs.send_message({"t": "ok"})
+    return Authenticated(fs, LISTENER, lk, dk, hello["port"], conn_id)

@@ -1,0 +1,462 @@
+"""A full mesh of authenticated peers over TCP (SPEC §28.5-§28.8).
+
+The mesh moves opaque signed-event wires and a few control messages; it knows nothing
+of the game. This module runs the connections (listen, dial, one reader and one writer
+task per connection, keepalives, peer timeouts) and dispatches what arrives to its
+parts, each in its own module:
+
+    conn          the connection table and the tie-break (§28.6)
+    gossip        the seen set and the wire checks before forwarding (§28.7)
+    catchup       catch-up requests and batched answers (§28.8)
+    peers         the address book and `peers` messages (§28.5)
+"""
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import trio
+
+from protocol import codec
+
+from protocol.net import messages
+from protocol.net.framing import DEFAULT_MAX_FRAME, FramedStream
+from protocol.net.handshake import (
+    DEFAULT_HANDSHAKE_TIMEOUT, DIALER, LISTENER, AllowedKeys, Authenticated, NonceCache, handshake,
+)
+from protocol.crypto import Identity, fingerprint
+from protocol.net.mesh.catchup import Requests, answer_payloads
+from protocol.net.mesh.conn import Conn, ConnTable, Retire, maybe_await, peer_host
+from protocol.net.mesh.gossip import Gossip, event_payload
+from protocol.net.mesh.peers import AddressBook, PeerAddress
+from protocol.net.errors import (
+    LOCAL, REMOTE, CannotListen, CatchupTimeout, ConnectionClosed, DuplicateConnection, Flooding,
+    MalformedFrame, NotConnected, PeerRefused, PeerTimeout, SendQueueFull, TransportError,
+)
+
+__all__ = ["Mesh", "open_mesh", "PeerAddress", "DEFAULT_KEEPALIVE", "DEFAULT_PEER_TIMEOUT",
+           "DEFAULT_SEND_QUEUE", "MAX_ANSWERS_IN_FLIGHT", "OnEvent", "OnCatchup"]
+
+DEFAULT_KEEPALIVE = 2.0          # seconds without sending before a ping
+DEFAULT_PEER_TIMEOUT = 10.0      # seconds without receiving before a peer is dropped
+DEFAULT_SEND_QUEUE = 1024        # frames queued for one peer before it counts as too slow
+_DELIVERY_QUEUE = 65536          # received wires waiting for on_event
+_DUPLICATE_RETRIES = 3           # auto-dial retries after losing a tie-break to a stale link
+# Catch-up answers of one connection queued but not yet written. An honest peer has at
+# most two requests out at once; each answer may be the whole chain, so a peer flooding
+# requests would otherwise make us queue up to send_queue frames of it.
+MAX_ANSWERS_IN_FLIGHT = 4
+
+OnEvent = Callable[[bytes, bytes], "Awaitable[None] | None"]
+OnCatchup = Callable[[bytes, int], "list[bytes] | Awaitable[list[bytes]]"]
+
+
+class Mesh:
+    """One peer's view of the mesh. Start it with `open_mesh(...)` or
+    `await nursery.start(mesh.run)`; stop it with `close()`.
+
+    Callbacks: `on_event(peer_key, wire)` (may be async) gets each new event wire once,
+    in arrival order, from the peer it first came from; `on_catchup_request(peer_key,
+    from_seq)` (may be async) returns the wires to answer a catch-up request with;
+    `on_peer_up(peer_key)`, `on_peer_down(peer_key, error)` and `on_refused(error)` are
+    plain functions. `allowed_keys(key)` (may be async) admits keys at the handshake."""
+
+    def __init__(self, identity: Identity, game_id: bytes, allowed_keys: AllowedKeys,
+                 on_event: OnEvent, *, host: str = "127.0.0.1", port: int = 0, listen: bool = True,
+                 on_catchup_request: OnCatchup | None = None,
+                 on_peer_up: Callable[[bytes], None] | None = None,
+                 on_peer_down: Callable[[bytes, TransportError], None] | None = None,
+                 on_refused: Callable[[TransportError], None] | None = None,
+                 max_frame: int = DEFAULT_MAX_FRAME, keepalive_interval: float = DEFAULT_KEEPALIVE,
+                 peer_timeout: float = DEFAULT_PEER_TIMEOUT,
+                 handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
+                 send_queue: int = DEFAULT_SEND_QUEUE, auto_connect: bool = True) -> None:
+        if len(game_id) not in (16, 32):
+            raise ValueError("game id must be 16 or 32 bytes")
+        if not 0 < keepalive_interval < peer_timeout:
+            raise ValueError("need 0 < keepalive_interval < peer_timeout")
+        self.identity = identity
+        self.game_id = bytes(game_id)
+        self.allowed_keys = allowed_keys
+        self.on_event = on_event
+        self.on_catchup_request = on_catchup_request
+        self.on_peer_up = on_peer_up
+        self.on_peer_down = on_peer_down
+        self.on_refused = on_refused
+        self.max_frame = max_frame
+        self.keepalive_interval = keepalive_interval
+        self.peer_timeout = peer_timeout
+        self.handshake_timeout = handshake_timeout
+        self.send_queue = send_queue
+        self.auto_connect = auto_connect
+        self._host, self._port, self._listen = host, port, listen
+        self._address: tuple[str, int] | None = None
+        self._nursery: trio.Nursery | None = None
+        self._closing = False
+        self._nonces = NonceCache()
+        self._table = ConnTable()
+        self._dialing: set[bytes] = set()
+        self._book = AddressBook(self.public_key)
+        self._gossip = Gossip(self.game_id, max_frame)
+        self._requests = Requests(self._gossip)
+        self._deliver_send, self._deliver_receive = trio.open_memory_channel[tuple[bytes, bytes]](_DELIVERY_QUEUE)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def public_key(self) -> bytes:
+        return self.identity.public_key_bytes
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """(host, port) this mesh listens on; the port is known once running."""
+        if self._address is None:
+            raise RuntimeError("the mesh is not listening (not started, or listen=False)")
+        return self._address
+
+    @property
+    def listen_port(self) -> int:
+        return self._address[1] if self._address else 0
+
+    @property
+    def _current(self) -> dict[bytes, Conn]:
+        return self._table.current
+
+    @property
+    def _conns(self) -> list[Conn]:
+        return self._table.all
+
+    async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
+        """Listen (unless listen=False) and serve until `close()` or cancellation."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            if self._listen:
+                try:
+                    listeners = await trio.open_tcp_listeners(self._port, host=self._host)
+                except OSError as exc:
+                    raise CannotListen(self._host, self._port, exc.strerror or str(exc)) from None
+                self._address = tuple(listeners[0].socket.getsockname()[:2])
+                nursery.start_soon(self._serve, listeners)
+            nursery.start_soon(self._deliver_loop)
+            task_status.started(self)
+
+    def close(self) -> None:
+        """Stop listening and drop every connection (no peer-down reports)."""
+        self._closing = True
+        if self._nursery is not None:
+            self._nursery.cancel_scope.cancel()
+
+    def peer_keys(self) -> list[bytes]:
+        """Keys of the peers with a live authenticated connection, sorted."""
+        return sorted(self._current)
+
+    def known_peers(self) -> list[PeerAddress]:
+        """Every peer address learnt so far (own connections and "peers" messages)."""
+        return self._book.known()
+
+    # --------------------------------------------------------------- connecting
+
+    async def _serve(self, listeners: list[trio.SocketListener]) -> None:
+        await trio.serve_listeners(self._accept, listeners, handler_nursery=self._nursery)
+
+    async def _accept(self, stream: trio.SocketStream) -> None:
+        host = peer_host(stream)
+        fs = FramedStream(stream, max_frame=self.max_frame, peer=f"{host}" if host else None)
+        try:
+            auth = await handshake(fs, self.identity, self.game_id, role=LISTENER,
+                                   allowed_keys=self.allowed_keys, nonces=self._nonces,
+                                   listen_port=self.listen_port, admit=self._admit,
+                                   timeout=self.handshake_timeout)
+        except TransportError as err:
+            self._refused(err)
+            return
+        await self._run_conn(auth, host)
+
+    async def connect(self, host: str, port: int, *, expect_key: bytes | None = None) -> bytes:
+        """Dial a peer, authenticate it and add it to the mesh; return its key. Raises
+        NotConnected when the address cannot be reached, or the handshake's error
+        (PeerRefused when the other side refused; code "duplicate" means it already
+        holds a connection with this peer that wins the tie-break)."""
+        if self._nursery is None:
+            raise RuntimeError("start the mesh before connecting")
+        try:
+            stream = await trio.open_tcp_stream(host, port)
+        except OSError as exc:
+            raise NotConnected(f"cannot connect to {host}:{port}: {exc.strerror or exc}",
+                               side=REMOTE, peer=f"{host}:{port}") from None
+        fs = FramedStream(stream, max_frame=self.max_frame, peer=f"{host}:{port}")
+        auth = await handshake(fs, self.identity, self.game_id, role=DIALER,
+                               allowed_keys=self.allowed_keys, nonces=self._nonces,
+                               listen_port=self.listen_port, expect_key=expect_key,
+                               timeout=self.handshake_timeout)
+        await self._nursery.start(self._run_conn, auth, peer_host(stream) or host)
+        return auth.peer_key
+
+    def _admit(self, peer_key: bytes, conn_id: bytes) -> TransportError | None:
+        if not self._table.admits(peer_key):
+            return DuplicateConnection(
+                f"already connected with {fingerprint(self.public_key)} through a connection "
+                "that wins the tie-break", side=REMOTE)
+        return None
+
+    def _refused(self, err: TransportError) -> None:
+        if self.on_refused is not None and not self._closing:
+            self.on_refused(err)
+
+    async def _auto_dial(self, addr: PeerAddress) -> None:
+        self._dialing.add(addr.key)
+        try:
+            for _ in range(_DUPLICATE_RETRIES + 1):
+                if addr.key in self._current or self._closing:
+                    return
+                if not await maybe_await(self.allowed_keys(addr.key)):
+                    return
+                try:
+                    await self.connect(addr.host, addr.port, expect_key=addr.key)
+                    return
+                except PeerRefused as err:
+                    if err.code != "duplicate":
+                        self._refused(err)
+                        return
+                    # the other side still holds a stale connection: wait for it to notice
+                    await trio.sleep(self.keepalive_interval)
+                except TransportError as err:
+                    self._refused(err)
+                    return
+        finally:
+            self._dialing.discard(addr.key)
+
+    # -------------------------------------------------------------- connections
+
+    def _register(self, conn: Conn) -> bool:
+        """Make `conn` the peer's current connection unless one that wins the tie-break
+        is already current (SPEC §28.6), and tell peers about each other (§28.5).
+        Returns True when `conn` is current."""
+        current, loser = self._table.choose(conn)
+        if loser is not None:
+            self._retire(loser)
+        if not current:
+            return False
+        mine = self._book.connected(conn.key, conn.host, conn.auth.peer_port)
+        if loser is None and self.on_peer_up is not None:
+            self.on_peer_up(conn.key)
+        self._enqueue(conn, self._book.list_payload(self._current, exclude=conn.key))
+        if mine is not None:
+            entry = self._book.announce_payload(mine)
+            for other in self._current.values():
+                if other is not conn:
+                    self._enqueue(other, entry)
+        return True
+
+    def _retire(self, conn: Conn) -> None:
+        """Stop sending on a tie-break loser; keep reading it until the peer closes it, so
+        no frame already in flight on it is lost, but for one peer timeout at most: a peer
+        that keeps a retired connection alive (pinging it) cannot pile them up."""
+        conn.retired = True
+        conn.scope.deadline = min(conn.scope.deadline, trio.current_time() + self.peer_timeout)
+        try:
+            conn.send.send_nowait(Retire(DuplicateConnection(
+                "a connection between these two peers that wins the tie-break exists", side=LOCAL)))
+        except trio.WouldBlock:
+            conn.fail(SendQueueFull("send queue full while closing a duplicate connection", peer=conn.label))
+
+    async def _run_conn(self, auth: Authenticated, host: str | None,
+                        *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
+        send, receive = trio.open_memory_channel[Any](self.send_queue)
+        conn = Conn(auth, host, send, receive)
+        self._table.add(conn)
+        try:
+            with conn.scope:
+                async with trio.open_nursery() as nursery:
+                    conn.nursery = nursery
+                    self._register(conn)
+                    task_status.started()
+                    nursery.start_soon(self._guard, conn, self._writer, False)
+                    await self._guard(conn, self._reader, True)
+        finally:
+            await self._finish(conn)
+
+    async def _guard(self, conn: Conn, loop: Callable[[Conn], Awaitable[None]], last: bool) -> None:
+        try:
+            await loop(conn)
+        except TransportError as err:
+            conn.fail(err)
+        if last:
+            conn.scope.cancel()
+
+    async def _finish(self, conn: Conn) -> None:
+        was_current = self._table.remove(conn)
+        error = conn.error or ConnectionClosed("connection ended", peer=conn.label)
+        self._requests.connection_ended(conn, error)
+        if self._closing:
+            await conn.fs.aclose()
+            return
+        if was_current and self.on_peer_down is not None:
+            self.on_peer_down(conn.key, error)
+        if error.side == REMOTE and not isinstance(error, (ConnectionClosed, PeerRefused)):
+            with trio.CancelScope(shield=True):
+                await conn.fs.send_error_and_close(error)
+        else:
+            await conn.fs.aclose()
+
+    async def _writer(self, conn: Conn) -> None:
+        while True:
+            with trio.move_on_after(self.keepalive_interval) as idle:
+                item = await conn.receive.receive()
+            if idle.cancelled_caught:
+                await conn.fs.send_message({"t": "ping"})
+            elif isinstance(item, trio.Event):
+                item.set()                   # everything queued before it is written
+            elif isinstance(item, Retire):
+                await conn.fs.send_message({"t": "error", "code": item.error.code, "msg": item.error.reason})
+                await conn.fs.send_eof()
+                return
+            else:
+                await conn.fs.send_frame(item)
+
+    async def _reader(self, conn: Conn) -> None:
+        while True:
+            with trio.move_on_after(self.peer_timeout) as silent:
+                msg = await conn.fs.receive_message()
+            if silent.cancelled_caught:
+                raise PeerTimeout(self.peer_timeout, peer_key=conn.key, peer=conn.label)
+            messages.check(msg, peer=conn.label)
+            kind = msg["t"]
+            if kind == "ping":
+                continue
+            if kind == "event":
+                await self._received_event(conn, msg["wire"])
+            elif kind == "peers":
+                self._received_peers(conn, msg["peers"])
+            elif kind == "since":
+                if conn.answering >= MAX_ANSWERS_IN_FLIGHT:
+                    raise Flooding(f"more than {MAX_ANSWERS_IN_FLIGHT} catch-up requests in flight",
+                                   peer=conn.label)
+                conn.answering += 1
+                conn.nursery.start_soon(self._guard, conn, _bind(self._answer_since, msg["id"], msg["from"]), False)
+            elif kind == "batch":
+                self._requests.received_batch(conn, msg)
+            elif kind == "error":
+                raise PeerRefused(msg["code"], msg["msg"], peer=conn.label)
+            else:
+                raise MalformedFrame(f'"{kind}" is only valid during the handshake', peer=conn.label)
+
+    # ------------------------------------------------------------------- sending
+
+    def disconnect(self, peer_key: bytes, error: TransportError) -> None:
+        """End every connection with `peer_key` because of `error` (sent to it in an error
+        frame when the error blames the peer); reported to on_peer_down as usual."""
+        for conn in list(self._conns):
+            if conn.key == peer_key:
+                conn.fail(error)
+
+    def _enqueue(self, conn: Conn, payload: bytes | trio.Event) -> bool:
+        if conn.retired or conn.error is not None:
+            return False
+        try:
+            conn.send.send_nowait(payload)
+            return True
+        except trio.WouldBlock:
+            conn.fail(SendQueueFull(f"{self.send_queue} frames waiting: the peer reads too slowly",
+                                    peer=conn.label))
+            return False
+
+    async def broadcast(self, wire: bytes) -> int:
+        """Send one of our own event wires to every connected peer (SPEC §28.7). The wire
+        must be a valid signed event of this game (else MalformedEvent etc.). It is marked
+        seen, so an echo is not delivered back. Returns the number of peers queued to."""
+        payload = self._gossip.outgoing(wire)
+        self._gossip.mark([bytes(wire)])
+        sent = sum(self._enqueue(conn, payload) for conn in list(self._current.values()))
+        await trio.lowlevel.checkpoint()
+        return sent
+
+    async def send_event(self, peer_key: bytes, wire: bytes) -> None:
+        """Send an event wire to one peer only (the peers gossip it on)."""
+        payload = self._gossip.outgoing(wire)
+        conn = self._current.get(peer_key)
+        if conn is None:
+            raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
+        self._gossip.mark([bytes(wire)])
+        self._enqueue(conn, payload)
+        await trio.lowlevel.checkpoint()
+
+    # ----------------------------------------------------------------- receiving
+
+    async def _received_event(self, conn: Conn, wire: bytes) -> None:
+        if not self._gossip.incoming(wire, peer=conn.label):
+            return
+        payload = event_payload(wire)
+        for key, other in list(self._current.items()):
+            if key != conn.key:
+                self._enqueue(other, payload)
+        await self._deliver_send.send((conn.key, wire))
+
+    async def _deliver_loop(self) -> None:
+        async for peer_key, wire in self._deliver_receive:
+            await maybe_await(self.on_event(peer_key, wire))
+
+    def _received_peers(self, conn: Conn, entries: list[dict[str, Any]]) -> None:
+        for addr in self._book.received(entries, advertised=conn.advertised, peer=conn.label):
+            if (self.auto_connect and addr.key not in self._current and addr.key not in self._dialing
+                    and self._nursery is not None):
+                self._nursery.start_soon(self._auto_dial, addr)
+
+    # ------------------------------------------------------------------ catch-up
+
+    async def request_since(self, peer_key: bytes, from_seq: int, *,
+                            timeout: float | None = None) -> list[bytes]:
+        """Ask one peer for the event wires from height `from_seq` on (SPEC §28.8) and
+        return them in the order sent. They are checked as signed events of this game and
+        marked seen (so later gossip of them is not delivered again); they are not passed
+        to on_event. Raises NotConnected, CatchupTimeout, or the connection's error."""
+        conn = self._current.get(peer_key)
+        if conn is None:
+            raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
+        rid, pending = self._requests.open(conn)
+        try:
+            self._enqueue(conn, codec.encode({"t": "since", "id": rid, "from": from_seq}))
+            limit = self.peer_timeout if timeout is None else timeout
+            with trio.move_on_after(limit) as late:
+                await pending.done.wait()
+            if late.cancelled_caught:
+                raise CatchupTimeout(f"catch-up from seq {from_seq} not answered within {limit:g} s",
+                                     peer=conn.label)
+        finally:
+            self._requests.close(rid)
+        if pending.error is not None:
+            raise pending.error
+        self._gossip.mark(pending.wires)
+        return pending.wires
+
+    async def _answer_since(self, conn: Conn, rid: int, from_seq: int) -> None:
+        """Answer one `since`; it counts as in flight until its last batch is written."""
+        try:
+            wires: list[bytes] = []
+            if self.on_catchup_request is not None:
+                wires = [bytes(w) for w in await maybe_await(self.on_catchup_request(conn.key, from_seq))]
+            for payload in answer_payloads(rid, wires, self.max_frame, peer=conn.label):
+                self._enqueue(conn, payload)
+            written = trio.Event()
+            if self._enqueue(conn, written):
+                await written.wait()
+        finally:
+            conn.answering -= 1
+
+
+def _bind(fn: Callable[..., Awaitable[None]], *args: Any) -> Callable[[Conn], Awaitable[None]]:
+    return lambda conn: fn(conn, *args)
+
+
+@asynccontextmanager
+async def open_mesh(identity: Identity, game_id: bytes, allowed_keys: AllowedKeys,
+                    on_event: OnEvent, **options: Any) -> AsyncIterator[Mesh]:
+    """`async with open_mesh(...) as mesh:` runs a Mesh for the block's duration."""
+    mesh = Mesh(identity, game_id, allowed_keys, on_event, **options)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(mesh.run)
+        try:
+            yield mesh
+        finally:
+            mesh.close()

@@ -1,0 +1,113 @@
+"""The mesh's connection table: one current connection per peer (SPEC §28.6).
+
+Holds every running connection of a mesh and which one is *current* for each peer key,
+and applies the tie-break between two connections of one pair. Knows nothing of what
+travels on the connections.
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from protocol.net.framing import FramedStream
+from protocol.net.handshake import Authenticated
+from protocol.net.errors import TransportError
+
+__all__ = ["Conn", "Retire", "ConnTable", "wins", "peer_host", "maybe_await"]
+
+
+async def maybe_await(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+def wins(new_dialer: bytes, old_dialer: bytes) -> bool:
+    """Tie-break between two connections of one pair (SPEC §28.6): dialed by different
+    peers, the one dialed by the lower key wins; dialed by the same peer, the newer wins."""
+    return new_dialer < old_dialer if new_dialer != old_dialer else True
+
+
+def peer_host(stream: Any) -> str | None:
+    """The remote host of a socket stream (None for other streams)."""
+    try:
+        return str(stream.socket.getpeername()[0])
+    except (AttributeError, OSError):
+        return None
+
+
+@dataclass(eq=False)
+class Conn:
+    """One authenticated connection: its send queue and the scope that ends it."""
+
+    auth: Authenticated
+    host: str | None
+    send: trio.MemorySendChannel
+    receive: trio.MemoryReceiveChannel
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    nursery: trio.Nursery | None = None
+    retired: bool = False
+    error: TransportError | None = None
+    answering: int = 0                                      # catch-up answers not yet written
+    advertised: set[bytes] = field(default_factory=set)     # keys its `peers` messages named
+
+    @property
+    def key(self) -> bytes:
+        return self.auth.peer_key
+
+    @property
+    def fs(self) -> FramedStream:
+        return self.auth.stream
+
+    @property
+    def label(self) -> str | None:
+        return self.fs.peer
+
+    def fail(self, error: TransportError) -> None:
+        """End this connection because of `error` (first error wins)."""
+        if self.error is None:
+            self.error = error
+        self.scope.cancel()
+
+
+@dataclass(frozen=True)
+class Retire:
+    """Send-queue item: send this error frame, half-close, send nothing more."""
+
+    error: TransportError
+
+
+class ConnTable:
+    """Every running connection, and the current one of each peer key."""
+
+    def __init__(self) -> None:
+        self.current: dict[bytes, Conn] = {}
+        self.all: list[Conn] = []
+
+    def admits(self, peer_key: bytes) -> bool:
+        """Whether a new connection dialed by `peer_key` (we listen) would win against the
+        peer's current one, if any."""
+        old = self.current.get(peer_key)
+        return old is None or wins(peer_key, old.auth.dialer_key)
+
+    def add(self, conn: Conn) -> None:
+        self.all.append(conn)
+
+    def choose(self, conn: Conn) -> tuple[bool, Conn | None]:
+        """Apply the tie-break to a connection that finished its handshake. Returns
+        (whether `conn` is now current, the connection that lost: the old current one,
+        `conn` itself, or None when the peer had no connection)."""
+        old = self.current.get(conn.key)
+        if old is not None and not wins(conn.auth.dialer_key, old.auth.dialer_key):
+            return False, conn
+        self.current[conn.key] = conn
+        return True, old
+
+    def remove(self, conn: Conn) -> bool:
+        """Forget an ended connection; True if it was its peer's current one."""
+        self.all.remove(conn)
+        was_current = self.current.get(conn.key) is conn
+        if was_current:
+            del self.current[conn.key]
+        return was_current

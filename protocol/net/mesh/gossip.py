@@ -1,0 +1,59 @@
+"""Gossip of event wires: the seen set and the checks before forwarding (SPEC §28.7).
+
+Every event wire is known by its event hash. A wire is checked as a validly signed event
+of this game before it is sent or forwarded, so no peer can use the others to spread
+garbage; a wire seen before is dropped.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from protocol import codec
+from protocol.errors import EventError
+from protocol.log import event_hash, parse_event
+from protocol.net.errors import LOCAL, BadEventWire, FrameTooLarge
+
+__all__ = ["Gossip", "event_payload"]
+
+
+def event_payload(wire: bytes) -> bytes:
+    return codec.encode({"t": "event", "wire": wire})
+
+
+class Gossip:
+    """The event hashes a mesh has sent or received, and the wire checks."""
+
+    def __init__(self, game_id: bytes, max_frame: int) -> None:
+        self.game_id = game_id
+        self.max_frame = max_frame
+        self._seen: set[bytes] = set()
+
+    def outgoing(self, wire: bytes) -> bytes:
+        """The frame payload for one of our own wires. Raises the event's error if peers
+        would refuse it, or FrameTooLarge (side local). The caller marks it seen once it is
+        sent, so an echo is not delivered back."""
+        wire = bytes(wire)
+        parse_event(wire, expected_game=self.game_id)   # never gossip what peers would refuse
+        payload = event_payload(wire)
+        if len(payload) > self.max_frame:
+            raise FrameTooLarge(len(payload), self.max_frame, side=LOCAL)
+        return payload
+
+    def incoming(self, wire: bytes, *, peer: str | None) -> bool:
+        """True if `wire` is new (it is then marked seen); False if seen before. Raises
+        BadEventWire if it is not a valid signed event of this game."""
+        digest = event_hash(wire)
+        if digest in self._seen:
+            return False
+        self.check(wire, peer=peer, what="not a valid event of this game")
+        self._seen.add(digest)
+        return True
+
+    def check(self, wire: bytes, *, peer: str | None, what: str) -> None:
+        try:
+            parse_event(wire, expected_game=self.game_id)
+        except EventError as exc:
+            raise BadEventWire(f"{what}: {exc}", peer=peer) from None
+
+    def mark(self, wires: Iterable[bytes]) -> None:
+        self._seen.update(event_hash(w) for w in wires)

@@ -1,0 +1,336 @@
+"""Zero-knowledge proof that a deck is a re-encrypted permutation of another (SPEC §25.10).
+
+Terelius–Wikström proof of a shuffle, in the form of the CHVote specification
+(GenShuffleProof / CheckShuffleProof) and Belenios' mixnet, written additively for
+ElGamal pairs (C1, C2) = (r·G, M + r·Y) over the prime-order Ed25519 group:
+
+* a Pedersen commitment C_j = ρ_j·G + H_{π⁻¹(j)} to the permutation matrix, one point
+  per input position, under generators H_0..H_{n-1} nobody knows the logs of;
+* Fiat–Shamir challenges u_j from everything public; a commitment chain
+  Ĉ_i = ρ̂_i·G + u_{π(i)}·Ĉ_{i-1} (Ĉ_{-1} = H) that proves ∏u'_i = ∏u_j;
+* five Schnorr-like sigma proofs sharing one challenge c, which together show the
+  commitment opens to a permutation matrix and that Σ u_{π(i)}·after[i] equals
+  Σ u_j·before[j] re-encrypted.
+
+Non-interactive: the verifier recomputes every commitment t from the responses and
+accepts iff the hash of the transcript equals the proof's c. Every scalar in a proof must
+be canonical; every point of the proof and of the output deck is checked by libsodium's
+variable-base multiplication, which refuses anything non-canonical, small-order, or
+outside the prime-order subgroup exactly as ``group.validate_point`` does; a refused
+point is then re-checked explicitly to say which one it was.
+
+Costs for an n-card deck (v = variable-base, b = base multiplication):
+prove 5n v + 3n b; verify 8n v + n b (both fewer on a fresh deck, whose C1 are all G
+and whose repeated labels share one point: equal bases are merged before multiplying).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import Sequence
+
+from protocol.crypto import group as g
+from protocol.poker.cards import Ciphertext, MentalPokerError
+from protocol.poker.shuffle import ShuffleWitness
+
+PROOF_TAG = b"p2p-asv/shuffle-proof/v1"
+CHALLENGE_TAG = b"p2p-asv/shuffle-proof/challenge/v1"
+GENERATOR_TAG = b"p2p-asv/shuffle-generator/v1"
+NONCE_TAG = b"p2p-asv/shuffle-proof/nonce/v1"
+_L = g.L
+_SB = g.SCALAR_BYTES
+_PB = g.POINT_BYTES
+
+
+def proof_size(n: int) -> int:
+    """Bytes of the proof for an n-card deck: 2n points, 5 + 2n scalars."""
+    return 2 * n * _PB + (5 + 2 * n) * _SB
+
+
+class ShuffleProofError(MentalPokerError):
+    """A shuffle proof that does not verify. ``participant`` is the shuffler (if named),
+    ``reason`` says which check failed."""
+
+    def __init__(self, reason: str, participant: str | None = None) -> None:
+        self.reason = reason
+        self.participant = participant
+        who = f" by {participant!r}" if participant is not None else ""
+        super().__init__(f"shuffle proof{who} does not verify: {reason}")
+
+
+# ---------------------------------------------------------------- generators
+
+_GENERATORS: list[bytes] = []
+_BASE_H: list[bytes] = []
+
+
+def generators(n: int) -> tuple[bytes, tuple[bytes, ...]]:
+    """(H, (H_0 … H_{n-1})): H = hash_to_point(GENERATOR_TAG, "H"),
+    H_i = hash_to_point(GENERATOR_TAG, u32be(i)). Public and game-independent; cached."""
+    if not _BASE_H:
+        _BASE_H.append(g.hash_to_point(GENERATOR_TAG, b"H"))
+    while len(_GENERATORS) < n:
+        _GENERATORS.append(g.hash_to_point(GENERATOR_TAG, len(_GENERATORS).to_bytes(4, "big")))
+    return _BASE_H[0], tuple(_GENERATORS[:n])
+
+
+_GEN_SUMS: dict[int, bytes] = {}
+
+
+def _generator_sum(n: int) -> bytes:
+    if n not in _GEN_SUMS:
+        _GEN_SUMS[n] = g.sum_points(list(generators(n)[1]))
+    return _GEN_SUMS[n]
+
+
+# ---------------------------------------------------------------- the proof object
+
+
+@dataclass(frozen=True)
+class ShuffleProof:
+    """Wire form (SPEC §25.10): C_0..C_{n-1} ‖ Ĉ_0..Ĉ_{n-1} ‖ c ‖ s1 ‖ s2 ‖ s3 ‖ s4 ‖
+    ŝ_0..ŝ_{n-1} ‖ s'_0..s'_{n-1}; points 32 bytes, scalars 32 bytes little-endian."""
+
+    commitments: tuple[bytes, ...]
+    chain: tuple[bytes, ...]
+    challenge: bytes
+    s1: bytes
+    s2: bytes
+    s3: bytes
+    s4: bytes
+    s_hat: tuple[bytes, ...]
+    s_prime: tuple[bytes, ...]
+
+    def to_bytes(self) -> bytes:
+        return b"".join((*self.commitments, *self.chain, self.challenge, self.s1, self.s2,
+                         self.s3, self.s4, *self.s_hat, *self.s_prime))
+
+    @classmethod
+    def from_bytes(cls, data: object, n: int, participant: str | None = None) -> "ShuffleProof":
+        """Split the wire form for an n-card deck; checks the length and that every scalar
+        is canonical (< L). Points are checked when verified."""
+        if not isinstance(data, (bytes, bytearray)):
+            raise ShuffleProofError("proof must be bytes", participant)
+        data = bytes(data)
+        if len(data) != proof_size(n):
+            raise ShuffleProofError(f"proof is {len(data)} bytes, a {n}-card deck needs {proof_size(n)}",
+                                    participant)
+        points = [data[i:i + _PB] for i in range(0, 2 * n * _PB, _PB)]
+        base = 2 * n * _PB
+        scalars = [data[i:i + _SB] for i in range(base, len(data), _SB)]
+        for k, s in enumerate(scalars):
+            if int.from_bytes(s, "little") >= _L:
+                raise ShuffleProofError(f"scalar {k} is not reduced modulo L", participant)
+        return cls(tuple(points[:n]), tuple(points[n:]), scalars[0], scalars[1], scalars[2],
+                   scalars[3], scalars[4], tuple(scalars[5:5 + n]), tuple(scalars[5 + n:]))
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _sc(x: int) -> bytes:
+    return (x % _L).to_bytes(_SB, "little")
+
+
+def _int(s: bytes) -> int:
+    return int.from_bytes(s, "little")
+
+
+def _deck_bytes(deck: Sequence[Ciphertext]) -> bytes:
+    return b"".join(ct.c1 + ct.c2 for ct in deck)
+
+
+def _lincomb(terms: Sequence[tuple[int, bytes]]) -> bytes:
+    """Σ k·P over (k, P) pairs. Equal points are merged first (a fresh deck repeats G and
+    every repeated label); G goes through the cheaper base multiplication. Raises
+    GroupError if a point is refused or a term is the identity."""
+    merged: dict[bytes, int] = {}
+    for k, p in terms:
+        merged[p] = (merged.get(p, 0) + k) % _L
+    acc = None
+    for p, k in merged.items():
+        term = g.base_mul(_sc(k)) if p == g.G else g.mul(_sc(k), p)
+        acc = term if acc is None else g.add(acc, term)
+    if acc is None:
+        raise g.GroupError("empty linear combination")
+    return acc
+
+
+def _seed(context: bytes, joint_key: bytes, before: Sequence[Ciphertext], after: Sequence[Ciphertext],
+          commitments: Sequence[bytes]) -> bytes:
+    """64-byte hash of every public input and the permutation commitment (SPEC §25.10)."""
+    h, hs = generators(len(before))
+    return hashlib.sha512(g.lp(PROOF_TAG, context, g.G, joint_key, len(before).to_bytes(4, "big"),
+                               h + b"".join(hs), _deck_bytes(before), _deck_bytes(after),
+                               b"".join(commitments))).digest()
+
+
+def _challenges(seed: bytes, n: int) -> list[int]:
+    """u_j = SHA-512(lp(PROOF_TAG, seed, u32be(j))) mod L."""
+    return [int.from_bytes(hashlib.sha512(g.lp(PROOF_TAG, seed, j.to_bytes(4, "big"))).digest(),
+                           "little") % _L for j in range(n)]
+
+
+def _final_challenge(seed: bytes, chain: Sequence[bytes], t1: bytes, t2: bytes, t3: bytes,
+                     t41: bytes, t42: bytes, t_hat: Sequence[bytes]) -> bytes:
+    return g.hash_to_scalar(CHALLENGE_TAG, seed, b"".join(chain), t1, t2, t3, t41, t42, b"".join(t_hat))
+
+
+class _Nonces:
+    """Hedged nonces (SPEC §25.10): K = SHA-512(lp(NONCE_TAG, witness, transcript, 32 fresh
+    OS bytes)); nonce i of a label = SHA-512(lp(K, label, u32be(i))) mod L, never zero.
+    A broken OS generator leaves them secret (they still hide behind the witness), and a
+    fixed ``entropy`` (tests only) makes a proof reproducible."""
+
+    def __init__(self, witness: ShuffleWitness, transcript: bytes, entropy: bytes | None) -> None:
+        fresh = os.urandom(32) if entropy is None else entropy
+        self._key = hashlib.sha512(g.lp(NONCE_TAG, witness.to_bytes(), transcript, fresh)).digest()
+
+    def get(self, label: bytes, i: int = 0) -> int:
+        counter = 0
+        while True:
+            parts = [self._key, label, i.to_bytes(4, "big")] + ([counter.to_bytes(4, "big")] if counter else [])
+            k = int.from_bytes(hashlib.sha512(g.lp(*parts)).digest(), "little") % _L
+            if k:
+                return k
+            counter += 1  # pragma: no cover - probability 2**-252
+
+    def many(self, label: bytes, n: int) -> list[int]:
+        return [self.get(label, i) for i in range(n)]
+
+
+# ---------------------------------------------------------------- proving
+
+
+def prove_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], witness: ShuffleWitness,
+                  joint_key: bytes, context: bytes, *, entropy: bytes | None = None) -> ShuffleProof:
+    """Prove that ``after[i]`` is ``before[witness.permutation[i]]`` re-encrypted with
+    ``witness.randomizers[i]`` under ``joint_key``. ``context`` names the game, event and
+    author (the caller's). ``entropy`` (32 bytes) is for known-answer tests only.
+    Cost: 5n v + 3n b (fewer on a fresh deck)."""
+    n = len(before)
+    if n == 0 or len(after) != n or len(witness.permutation) != n or sorted(witness.permutation) != list(range(n)):
+        raise ValueError("witness and decks do not describe one shuffle")
+    perm = witness.permutation
+    rand = [_int(r) for r in witness.randomizers]
+    h, hs = generators(n)
+    inverse = [0] * n
+    for i, j in enumerate(perm):
+        inverse[j] = i
+    transcript = hashlib.sha512(g.lp(PROOF_TAG, context, joint_key, _deck_bytes(before),
+                                     _deck_bytes(after))).digest()
+    nonces = _Nonces(witness, transcript, entropy)
+    rho = nonces.many(b"rho", n)
+    commitments = [g.add(g.base_mul(_sc(rho[j])), hs[inverse[j]]) for j in range(n)]  # n b
+    seed = _seed(context, joint_key, before, after, commitments)
+    u = _challenges(seed, n)
+    u_perm = [u[perm[i]] for i in range(n)]
+    rho_hat = nonces.many(b"rho-hat", n)
+    chain, prev = [], h
+    for i in range(n):  # n b + n v
+        prev = g.add(g.base_mul(_sc(rho_hat[i])), g.mul(_sc(u_perm[i]), prev))
+        chain.append(prev)
+    # the openings the five sigma proofs are about
+    rho_bar = sum(rho) % _L
+    rho_tilde = sum(r * k for r, k in zip(rho, u)) % _L
+    r_tilde = sum(r * k for r, k in zip(rand, u_perm)) % _L
+    rho_hat_total, v = 0, 1
+    for i in range(n - 1, -1, -1):  # ρ̂ = Σ ρ̂_i · ∏_{k>i} u'_k
+        rho_hat_total = (rho_hat_total + rho_hat[i] * v) % _L
+        v = v * u_perm[i] % _L
+    w1, w2, w3, w4 = (nonces.get(b"omega", k) for k in range(4))
+    w_hat = nonces.many(b"omega-hat", n)
+    w_prime = nonces.many(b"omega-prime", n)
+    t1 = g.base_mul(_sc(w1))
+    t2 = g.base_mul(_sc(w2))
+    t3 = _lincomb([(w3, g.G), *zip(w_prime, hs)])  # n v
+    # Σ ω'_i·after[i] = Σ ω'_i·before[π(i)] + (Σ ω'_i r_i)·(G, Y): the prover may merge bases
+    wr = sum(a * b for a, b in zip(w_prime, rand)) % _L
+    t41 = _lincomb([*((w_prime[i], before[perm[i]].c1) for i in range(n)), (wr - w4, g.G)])  # n v
+    t42 = _lincomb([*((w_prime[i], before[perm[i]].c2) for i in range(n)), (wr - w4, joint_key)])  # n v
+    t_hat = [g.add(g.base_mul(_sc(w_hat[i])), g.mul(_sc(w_prime[i]), chain[i - 1] if i else h))
+             for i in range(n)]  # n b + n v
+    c = _int(_final_challenge(seed, chain, t1, t2, t3, t41, t42, t_hat))
+    return ShuffleProof(
+        tuple(commitments), tuple(chain), _sc(c),
+        _sc(w1 + c * rho_bar), _sc(w2 + c * rho_hat_total), _sc(w3 + c * rho_tilde), _sc(w4 + c * r_tilde),
+        tuple(_sc(w_hat[i] + c * rho_hat[i]) for i in range(n)),
+        tuple(_sc(w_prime[i] + c * u_perm[i]) for i in range(n)),
+    )
+
+
+# ---------------------------------------------------------------- verifying
+
+
+def verify_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof | bytes,
+                   joint_key: bytes, context: bytes, participant: str | None = None) -> None:
+    """Raise ShuffleProofError unless ``proof`` shows ``after`` is a re-encrypted
+    permutation of ``before`` under ``joint_key``. ``before`` and ``joint_key`` are the
+    verifier's own state; ``after`` and the proof come from the shuffler and need no
+    prior point check (every point of them is checked here). Cost: 8n v + n b."""
+    n = len(before)
+    if n == 0:
+        raise ShuffleProofError("an empty deck has no shuffle", participant)
+    if len(after) != n:
+        raise ShuffleProofError(f"deck had {n} cards before and {len(after)} after", participant)
+    if not isinstance(proof, ShuffleProof):
+        proof = ShuffleProof.from_bytes(proof, n, participant)
+    if len(proof.commitments) != n or len(proof.chain) != n or len(proof.s_hat) != n or len(proof.s_prime) != n:
+        raise ShuffleProofError("proof does not fit the deck size", participant)
+    try:
+        expected = _expected_challenge(before, after, proof, joint_key, context)
+    except (g.GroupError, RuntimeError):  # libsodium refused a point, or a product was the identity
+        raise ShuffleProofError(_which_point(after, proof), participant) from None
+    if expected != proof.challenge:
+        raise ShuffleProofError("challenge does not match the transcript", participant)
+
+
+def _expected_challenge(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
+                        joint_key: bytes, context: bytes) -> bytes:
+    n = len(before)
+    h, hs = generators(n)
+    seed = _seed(context, joint_key, before, after, proof.commitments)
+    u = _challenges(seed, n)
+    c = _int(proof.challenge)
+    neg_c = _L - c
+    s_prime = [_int(s) for s in proof.s_prime]
+    chain = proof.chain
+    # t1 = s1·G − c·(ΣC_j − ΣH_i)
+    c_bar = g.sub(g.sum_points(list(proof.commitments)), _generator_sum(n))
+    t1 = g.add(g.base_mul(proof.s1), g.mul(_sc(neg_c), c_bar))
+    # t2 = s2·G − c·(Ĉ_{n-1} − (∏u_j)·H)
+    u_prod = 1
+    for k in u:
+        u_prod = u_prod * k % _L
+    c_hat = g.sub(chain[-1], g.mul(_sc(u_prod), h))
+    t2 = g.add(g.base_mul(proof.s2), g.mul(_sc(neg_c), c_hat))
+    # t3 = s3·G + Σ s'_i·H_i − c·Σ u_j·C_j
+    t3 = _lincomb([(_int(proof.s3), g.G), *zip(s_prime, hs),
+                   *((neg_c * u[j], proof.commitments[j]) for j in range(n))])
+    # t4 = Σ s'_i·after[i] − s4·(G, Y) − c·Σ u_j·before[j]
+    s4 = _int(proof.s4)
+    t41 = _lincomb([*((s_prime[i], after[i].c1) for i in range(n)), (-s4, g.G),
+                    *((neg_c * u[j], before[j].c1) for j in range(n))])
+    t42 = _lincomb([*((s_prime[i], after[i].c2) for i in range(n)), (-s4, joint_key),
+                    *((neg_c * u[j], before[j].c2) for j in range(n))])
+    # t̂_i = ŝ_i·G + s'_i·Ĉ_{i-1} − c·Ĉ_i
+    neg_c_bytes = _sc(neg_c)
+    t_hat = [g.add(g.add(g.base_mul(proof.s_hat[i]), g.mul(proof.s_prime[i], chain[i - 1] if i else h)),
+                   g.mul(neg_c_bytes, chain[i]))
+             for i in range(n)]
+    return _final_challenge(seed, chain, t1, t2, t3, t41, t42, t_hat)
+
+
+def _which_point(after: Sequence[Ciphertext], proof: ShuffleProof) -> str:
+    """Name the first refused point, or say a scalar made a product the identity."""
+    named = [*((f"output card {i} C1", ct.c1) for i, ct in enumerate(after)),
+             *((f"output card {i} C2", ct.c2) for i, ct in enumerate(after)),
+             *((f"commitment {j}", p) for j, p in enumerate(proof.commitments)),
+             *((f"chain point {i}", p) for i, p in enumerate(proof.chain))]
+    for name, p in named:
+        try:
+            g.validate_point(p)
+        except g.InvalidPoint as exc:
+            return f"{name}: {exc.reason}"
+    return "a zero scalar or a product that is the identity"

@@ -1,0 +1,391 @@
+"""The transport-free lockstep session (SPEC §26): one replica of a game's chain.
+
+A Session applies a game's signed events strictly in order and checks each before it is
+accepted: signature and chain (SPEC §22), the one author allowed at this height and the
+kind of event due, the body's fields, every commitment, key share, shuffled point and
+decryption proof, every claimed hidden card, the game's own rules, and the author's state
+hash. A rejected event changes nothing and is never logged; an accepted one is logged.
+
+Without an identity a Session is an observer (`asv verify` replays a log with one);
+SessionPeer adds a seat: it writes its own events when they are due.
+
+Phases of a game (SPEC §26.2): hello (lobby order) -> seat-commit, seat-reveal (lobby
+order; seats = permutation of the joint value) -> key-commit, key-reveal (seat order) ->
+play (actions, shuffles, shares, driven by the game) -> open (seat order) -> done.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.crypto import commit_reveal as cr
+from protocol.crypto import group as g
+from protocol.poker import deck as mp
+from protocol.session.abort import ABORT_KIND, check_abort
+from protocol.session.audit import AuditReport, run_audit
+from protocol.session.dealing import DeckBook
+from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
+from protocol.log import Chain, SignedEvent, parse_event
+from protocol.session.game_rules import CHANCE, GameRuleError, GameRules
+from protocol.crypto import WeakPublicKey, check_public_key, fingerprint
+from protocol.poker import PUBLISHED_KEY_BYTES
+from protocol.session.body import check_fields, is_bytes, is_int, want_bytes, want_list, want_map, want_str
+from protocol.session.errors import (
+    BadBody, BadKeyShare, DeckCorrupted, IllegalMove, OpeningMismatch, SessionError, SessionHalted,
+    StateHashMismatch, UnexpectedKind,
+)
+
+__all__ = ["Session", "MAX_PLAYERS", "HASHED_PHASES", "card_table", "roster_problem"]
+
+MAX_PLAYERS = 8
+MAX_ACTION_TEXT = 512
+HASHED_PHASES = ("play", "open")     # events of these phases carry the state hash "h"
+SEAT_TAG = b"p2p-asv/seat-order/v1"
+_TABLES: dict[tuple[str, ...], mp.CardTable] = {}
+
+
+def card_table(labels) -> mp.CardTable:
+    """The public label table; built once per label set (it is public and immutable)."""
+    key = tuple(labels)
+    if key not in _TABLES:
+        _TABLES[key] = mp.CardTable(key)
+    return _TABLES[key]
+
+
+def roster_problem(roster: object, author: bytes) -> str | None:
+    """Why `roster` cannot be a game's roster, or None (SPEC §26.2, §20.1): 1-8 distinct
+    keys, the first one the author's, every one an acceptable Ed25519 key (a small-order
+    key could be signed for by anyone), no two with one fingerprint (fingerprints name the
+    participants of the commit-reveal rounds)."""
+    if not (isinstance(roster, list) and 1 <= len(roster) <= MAX_PLAYERS and all(is_bytes(k, 32) for k in roster)
+            and len(set(roster)) == len(roster) and roster[0] == author):
+        return "roster must list 1-8 distinct public keys, the first one the author's"
+    for i, key in enumerate(roster):
+        try:
+            check_public_key(key)
+        except WeakPublicKey as exc:
+            return f"roster key {i} is refused: {exc}"
+    if len({fingerprint(k) for k in roster}) != len(roster):
+        return "two roster keys share a fingerprint"
+    return None
+
+
+class Session:
+    def __init__(self, rules: GameRules, game: bytes, *, roster: list[bytes] | None = None,
+                 config: dict | None = None) -> None:
+        self.rules = rules
+        self.game = bytes(game)
+        self.chain = Chain(self.game)
+        self.roster = list(roster) if roster is not None else None
+        self.config = dict(config) if config is not None else None
+        self.names: list[str] = []
+        self.phase = "hello"
+        self.count = 0
+        self.seat_keys: list[bytes] = []
+        self.seat_of: dict[bytes, int] = {}
+        self.publics: list[bytes] = []
+        self.state: Any = None
+        self.book: DeckBook | None = None
+        self.secrets: dict[int, bytes] = {}
+        self.witnesses: dict[int, dict[int, mp.ShuffleWitness]] = {}
+        self.audit: AuditReport | None = None
+        self.notes: list[str] = []
+        self.halted: SessionError | None = None
+        self._seat_round: cr.CommitRevealRound | None = None
+        self._key_round: mp.KeySetupRound | None = None
+        self._own = False
+        self._version = 0
+        self._hash: tuple[int, bytes] = (-1, b"")
+
+    # -- who and what is due -------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return len(self.roster) if self.roster is not None else 0
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == "done"
+
+    def next_author(self) -> bytes | None:
+        """The one public key that may write the next event (None: anyone, only before
+        the first hello names the roster, or nobody once done)."""
+        if self.phase == "hello":
+            return None if self.roster is None else self.roster[self.count]
+        if self.phase in ("seat-commit", "seat-reveal"):
+            return self.roster[self.count]
+        if self.phase in ("key-commit", "key-reveal", "open"):
+            return self.seat_keys[self.count]
+        if self.phase == "play":
+            who = self.rules.to_move(self.state)
+            return self.seat_keys[self.book.due_seat() if who == CHANCE else who]
+        return None
+
+    def next_kind(self) -> str | None:
+        if self.phase == "play":
+            return self.book.due_kind() if self.rules.to_move(self.state) == CHANCE else "action"
+        return None if self.phase in ("done", "aborted") else self.phase
+
+    def state_hash(self) -> bytes:
+        if self._hash[0] != self._version:
+            self._hash = (self._version, self.rules.state_hash(self.state))
+        return self._hash[1]
+
+    def result(self) -> dict | None:
+        return None if self.state is None else self.rules.result(self.state)
+
+    # -- receiving -----------------------------------------------------------------------
+    def receive(self, wire: bytes | SignedEvent) -> SignedEvent:
+        """Check and apply one event, or raise a typed EventError naming its author;
+        a rejected event leaves this replica (and its log) unchanged (SPEC §26.3)."""
+        if self.halted is not None:
+            raise SessionHalted(f"session halted after: {self.halted}", seq=self.chain.height)
+        ev = wire if isinstance(wire, SignedEvent) else parse_event(wire, expected_game=self.game)
+        if ev.game != self.game:
+            return self.chain.append(ev)  # raises WrongGame
+        if ev.seq != self.chain.height:
+            self.chain.append(ev)  # raises ReplayedEvent, Equivocation or OutOfOrder
+            raise OutOfOrder(f"expected seq {self.chain.height}", seq=ev.seq, author=ev.author)
+        if ev.kind == ABORT_KIND and ev.prev == self.chain.head:
+            self._accept(ev, check_abort(self, ev))  # SPEC §29.6: a silent peer is named
+            self._next_phase("aborted")
+            return ev
+        if self.phase in ("done", "aborted"):
+            raise UnexpectedKind(f"the game is {'over' if self.phase == 'done' else 'aborted'}; "
+                                 "nothing more may be written", seq=ev.seq, author=ev.author)
+        want = self.next_author()
+        if want is not None and ev.author != want:
+            raise WrongAuthor(f"{fingerprint(want)} writes at this height", seq=ev.seq, author=ev.author)
+        if ev.prev != self.chain.head:
+            raise BrokenChain("prev is not the hash of the previous event", seq=ev.seq, author=ev.author)
+        kind = self.next_kind()
+        if ev.kind != kind:
+            raise UnexpectedKind(f"a {kind!r} event is due, not {ev.kind!r}", seq=ev.seq, author=ev.author)
+        body, claimed_hash = ev.body, None
+        if self.phase in HASHED_PHASES:
+            claimed_hash = body.get("h")
+            if not is_bytes(claimed_hash, 32):
+                raise BadBody('"h" must be the 32-byte state hash', seq=ev.seq, author=ev.author)
+            body = {k: v for k, v in body.items() if k != "h"}
+        try:
+            note = self._apply(ev.seq, ev.author, ev.kind, body)
+        except DeckCorrupted as exc:
+            self._accept(ev, f"{ev.kind} (deck corrupted)")  # the event itself is valid
+            self.halted = exc
+            raise
+        if claimed_hash is not None and claimed_hash != self.state_hash():
+            self.halted = StateHashMismatch(
+                f"author's state hash {claimed_hash.hex()[:16]} differs from {self.state_hash().hex()[:16]}",
+                seq=ev.seq, author=ev.author)
+            raise self.halted
+        self._accept(ev, note)
+        return ev
+
+    def _accept(self, ev: SignedEvent, note: str) -> None:
+        self.chain.append(ev)
+        self.notes.append(note)
+        self._logged(ev)
+
+    def _logged(self, ev: SignedEvent) -> None:
+        """Hook: a peer appends the accepted event to its log file."""
+
+    # -- applying ------------------------------------------------------------------------
+    def _apply(self, seq: int, author: bytes, kind: str, body: dict) -> str:
+        """Check the body and change the replica; raise before changing anything."""
+        return getattr(self, "_on_" + kind.replace("-", "_"))(seq, author, body)
+
+    def _on_hello(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"name": want_str(64), "roster": want_list(), "rules": want_str(64),
+                            "config": want_map()}, seq, author)
+        roster = body["roster"]
+        if self.count == 0:
+            self._check_setup(seq, author, body)  # also when the roster was given up front
+            if self.roster is None:
+                self.roster, self.config = list(roster), dict(body["config"])
+        if roster != self.roster or body["rules"] != self.rules.name or body["config"] != self.config:
+            raise BadBody("hello disagrees with the game's roster, rules or config", seq=seq, author=author)
+        self.names.append(body["name"])
+        self.count += 1
+        if self.count == self.players:
+            self._next_phase("seat-commit")
+            self._seat_round = cr.CommitRevealRound(self._lobby_names(), g.lp(SEAT_TAG, self.game))
+        return f"hello {body['name']!r}"
+
+    def _check_setup(self, seq: int, author: bytes, body: dict) -> None:
+        """The first hello's roster, rules and config (SPEC §26.2)."""
+        reason = roster_problem(body["roster"], author)
+        if reason is not None:
+            raise BadBody(reason, seq=seq, author=author)
+        if body["rules"] != self.rules.name:
+            raise BadBody(f"game {body['rules']!r} is not {self.rules.name!r}", seq=seq, author=author)
+        try:
+            self.rules.new_state(len(body["roster"]), body["config"])
+        except (GameRuleError, ValueError) as exc:
+            raise BadBody(f"the game refuses this setup: {exc}", seq=seq, author=author) from None
+
+    def _lobby_names(self) -> list[str]:
+        return [fingerprint(k) for k in self.roster]
+
+    def _next_phase(self, phase: str) -> None:
+        self.phase, self.count = phase, 0
+
+    def _on_seat_commit(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"c": want_bytes(32)}, seq, author)
+        self._seat_round.add_commit(fingerprint(author), body["c"])
+        self.count += 1
+        if self.count == self.players:
+            self._next_phase("seat-reveal")
+        return "commit to a seat-order value"
+
+    def _on_seat_reveal(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"r": want_bytes(32)}, seq, author)
+        try:
+            self._seat_round.add_reveal(fingerprint(author), body["r"])
+        except cr.CommitMismatch:
+            raise OpeningMismatch("seat-order value does not open its commitment", seq=seq, author=author) from None
+        self.count += 1
+        if self.count < self.players:
+            return "reveal seat-order value"
+        order = cr.permutation_from_seed(self._seat_round.joint_value(), self.players)
+        self.seat_keys = [self.roster[i] for i in order]
+        self.seat_of = {k: s for s, k in enumerate(self.seat_keys)}
+        self._next_phase("key-commit")
+        self._key_round = mp.KeySetupRound([fingerprint(k) for k in self.seat_keys], self.game)
+        self._seated()
+        return "reveal seat-order value; seats " + " ".join(fingerprint(k) for k in self.seat_keys)
+
+    def _seated(self) -> None:
+        """Hook: a peer learns its seat."""
+
+    def _on_key_commit(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"c": want_bytes(32)}, seq, author)
+        self._key_round.add_commit(fingerprint(author), body["c"])
+        self.count += 1
+        if self.count == self.players:
+            self._next_phase("key-reveal")
+        return "commit to a key share"
+
+    def _on_key_reveal(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"k": want_bytes(PUBLISHED_KEY_BYTES)}, seq, author)
+        name = fingerprint(author)
+        try:  # every check before the round records anything (SPEC §26.3)
+            published = mp.PublishedKeyShare.from_bytes(body["k"], name)
+            if not self._own:
+                mp.verify_key_share(published, self.game, name)
+            earlier = list(self.publics)
+            joint = mp.joint_public_key([*earlier, published.public]) if self.count + 1 == self.players else None
+            if published.public in earlier:
+                raise mp.InvalidKeyShare(name, "same public share as another participant")
+            self._key_round.add_reveal(name, published, own=True)  # proof checked above
+            self.publics.append(published.public)
+        except cr.CommitMismatch:
+            raise OpeningMismatch("key share does not open its commitment", seq=seq, author=author) from None
+        except mp.InvalidKeyShare as exc:
+            raise BadKeyShare(exc.reason, seq=seq, author=author) from None
+        self.count += 1
+        if self.count < self.players:
+            return "reveal key share"
+        self.book = DeckBook(self.game, card_table(self.rules.deck_labels()),
+                             [fingerprint(k) for k in self.seat_keys], self.publics, joint)
+        self.state = self.rules.new_state(self.players, self.config)
+        self._version += 1
+        self._next_phase("play")
+        self._sync(seq)
+        return "reveal key share; joint key ready"
+
+    # -- play ------------------------------------------------------------------------------
+    def _engine(self, seat: int, text: str) -> None:
+        self.rules.apply_action(self.state, seat, text)
+        self._version += 1
+
+    def _sync(self, seq: int) -> None:
+        """Run the game forward over every deck operation whose obligations are met."""
+        while True:
+            who = self.rules.to_move(self.state)
+            if who is None:
+                self._next_phase("open")
+                return
+            if who != CHANCE:
+                return
+            if self.book.current is None:
+                self.book.begin(self.rules.pending_chance(self.state))
+            if not self.book.complete():
+                return
+            request = self.book.current.request
+            if request.kind == "deal":
+                self._dealt(request, seq)
+            revealed = self.book.finish(seq)
+            try:
+                self._engine(CHANCE, self.rules.chance_outcome(self.state, request, revealed))
+            except GameRuleError as exc:
+                raise DeckCorrupted(f"the game refuses the outcome of {request.kind} {request.deck}: "
+                                    f"{exc}", seq=seq) from None
+
+    def _dealt(self, request, seq: int) -> None:
+        """Hook: the receiver of a deal decrypts its cards."""
+
+    def _on_shuffle(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"d": want_bytes()}, seq, author)
+        deck = self.book.current.request.deck
+        self.book.accept_shuffle(seq, self.seat_of[author], author, body["d"], own=self._own)
+        self._sync(seq)
+        return f"shuffle {deck} ({len(body['d']) // mp.CIPHERTEXT_BYTES} cards)"
+
+    def _on_shares(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"s": want_list()}, seq, author)
+        req = self.book.current.request
+        self.book.accept_shares(seq, self.seat_of[author], author, body["s"], own=self._own)
+        self._sync(seq)
+        to = "all" if req.kind == "reveal" else f"seat {req.seat}"
+        return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
+
+    def _on_action(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"a": want_str(MAX_ACTION_TEXT), "p": want_list()}, seq, author)
+        seat, text = self.seat_of[author], body["a"]
+        try:
+            claims = self.rules.revealed_cards(self.state, seat, text)
+        except GameRuleError as exc:
+            raise IllegalMove(str(exc), seq=seq, author=author) from None
+        except Exception as exc:  # a reader that breaks on hostile text refuses it (SPEC §26.5)
+            raise IllegalMove(f"the game cannot read {text!r}: {type(exc).__name__}: {exc}",
+                              seq=seq, author=author) from None
+        if len(body["p"]) != len(claims):
+            raise BadBody(f'"p" must hold one share per hidden card played ({len(claims)})', seq=seq, author=author)
+        for (handle, label), raw in zip(claims, body["p"]):
+            self.book.check_claim(seq, seat, author, handle, label, raw, own=self._own)
+        try:
+            self._engine(seat, text)
+        except GameRuleError as exc:
+            raise IllegalMove(str(exc), seq=seq, author=author) from None
+        self.book.record_claims(seq, seat, claims)
+        self._sync(seq)
+        return text + (" [proved " + " ".join(f"#{h}" for h, _ in claims) + "]" if claims else "")
+
+    # -- end of game -------------------------------------------------------------------------
+    def _on_open(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"x": want_bytes(32), "w": want_list()}, seq, author)
+        seat = self.seat_of[author]
+        try:
+            x = g.validate_scalar(body["x"], nonzero=True)
+        except g.InvalidScalar as exc:
+            raise OpeningMismatch(f"opened key share: {exc.reason}", seq=seq, author=author) from None
+        if g.base_mul(x) != self.publics[seat]:
+            raise OpeningMismatch("opened key share does not match the published Y_i", seq=seq, author=author)
+        want = self.book.shuffle_seqs(seat)
+        items = body["w"]
+        if (not all(want_list()(i) and len(i) == 2 and is_int(i[0]) and is_bytes(i[1]) for i in items)
+                or [i[0] for i in items] != want):
+            raise BadBody(f'"w" must hold [seq, witness] for the shuffles at {want}', seq=seq, author=author)
+        witnesses = {}
+        for s, raw in items:
+            try:
+                witnesses[s] = mp.ShuffleWitness.from_bytes(raw)
+            except mp.ShuffleMismatch as exc:
+                raise BadBody(f"witness of seq {s}: {exc.reason}", seq=seq, author=author) from None
+        self.secrets[seat], self.witnesses[seat] = x, witnesses
+        self.count += 1
+        if self.count == self.players:
+            self.audit = run_audit(self.book, [self.secrets[s] for s in range(self.players)],
+                                   [self.witnesses[s] for s in range(self.players)])
+            self._next_phase("done")
+            outcome = "passed" if self.audit.passed else f"FAILED at seq {self.audit.seq}: {self.audit.reason}"
+            return f"open key share and {len(witnesses)} shuffle witnesses; audit {outcome}"
+        return f"open key share and {len(witnesses)} shuffle witnesses"

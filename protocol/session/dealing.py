@@ -1,0 +1,233 @@
+"""Mental-poker bookkeeping of one game: which ciphertext lies under each handle, which
+shares have arrived, and whose turn it is within a deck operation (SPEC §26.4).
+
+The session hands each DeckRequest of the game to a DeckBook. The book turns it into
+obligations (one event per seat, in seat order), checks each arriving shuffle or share
+(points, sizes, Chaum-Pedersen proofs) and, once all are in, yields the outcome. It keeps
+everything the end-of-game audit needs (SPEC §26.7): each shuffle step with its input and
+output deck, each group of shuffles with what went in, and every identity claimed or
+revealed.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from protocol.crypto import group as g
+from protocol.poker import deck as mp
+from protocol.session.game_rules import DeckRequest
+from protocol.session.errors import BadBody, BadShare, BadShuffle, CardNotHeld, ClaimMismatch, DeckCorrupted
+
+__all__ = ["DeckBook", "ShuffleStep", "ShuffleGroup", "Claim", "share_context", "initial_ciphertexts"]
+
+
+def share_context(game: bytes, seq: int, handle: int) -> bytes:
+    """Fiat-Shamir context of a decryption share: the game, the event height that carries
+    it and the handle, so no share can be replayed into another event or card."""
+    return g.lp(b"p2p-asv/session-share/v1", game, struct.pack(">QI", seq, handle))
+
+
+def initial_ciphertexts(table: mp.CardTable, joint_key: bytes, labels: Sequence[str]) -> mp.Deck:
+    """The public start of a new deck: (G, M + Y) per label, repeats allowed (several
+    cards may carry one label), so every peer builds it without a message."""
+    return tuple(mp.Ciphertext(g.G, g.add(table.point(label), joint_key)) for label in labels)
+
+
+@dataclass
+class ShuffleStep:
+    seq: int
+    seat: int
+    before: mp.Deck
+    after: mp.Deck
+
+
+@dataclass
+class ShuffleGroup:
+    """All shuffles of one request: what went in (labels or source handles) and the handles filled."""
+    request: DeckRequest
+    start: mp.Deck
+    steps: list[ShuffleStep] = field(default_factory=list)
+
+
+@dataclass
+class Claim:
+    """An identity stated for a handle: a public reveal (seat None) or a played card."""
+    seq: int
+    seat: int | None
+    handle: int
+    label: str
+
+
+@dataclass
+class _Progress:
+    request: DeckRequest
+    seats: list[int]                  # obligations, in order
+    done: int = 0
+    deck: mp.Deck | None = None       # the current deck of a shuffle
+    group: ShuffleGroup | None = None
+
+
+class DeckBook:
+    def __init__(self, game: bytes, table: mp.CardTable, names: Sequence[str],
+                 publics: Sequence[bytes], joint_key: bytes) -> None:
+        self.game = game
+        self.table = table
+        self.names = list(names)            # per seat, used in proof contexts
+        self.publics = list(publics)        # Y_i per seat
+        self.joint_key = joint_key
+        self.cipher: dict[int, mp.Ciphertext] = {}
+        self.dealt_to: dict[int, int] = {}
+        self.shares: dict[int, dict[int, bytes]] = {}
+        self.groups: list[ShuffleGroup] = []
+        self.claims: list[Claim] = []
+        self.current: _Progress | None = None
+
+    # -- obligations -------------------------------------------------------------------
+    def begin(self, request: DeckRequest) -> None:
+        n = len(self.publics)
+        if request.kind == "deal":
+            seats = [s for s in range(n) if s != request.seat]
+        else:
+            seats = list(range(n))
+        progress = _Progress(request, seats)
+        if request.kind == "shuffle":
+            if request.labels is not None:
+                start = initial_ciphertexts(self.table, self.joint_key, request.labels)
+            else:
+                start = tuple(self.cipher[h] for h in request.source)
+            progress.deck = start
+            progress.group = ShuffleGroup(request, start)
+            self.groups.append(progress.group)
+        self.current = progress
+
+    def due_seat(self) -> int | None:
+        p = self.current
+        if p is None or p.done >= len(p.seats):
+            return None
+        return p.seats[p.done]
+
+    def complete(self) -> bool:
+        return self.current is not None and self.current.done >= len(self.current.seats)
+
+    def due_kind(self) -> str:
+        return "shuffle" if self.current.request.kind == "shuffle" else "shares"
+
+    # -- shuffles ----------------------------------------------------------------------
+    def make_shuffle(self) -> tuple[bytes, mp.ShuffleWitness]:
+        deck, witness = mp.shuffle_deck(self.current.deck, self.joint_key)
+        return mp.encode_deck(deck), witness
+
+    def accept_shuffle(self, seq: int, seat: int, author: bytes, data: object, *, own: bool = False) -> None:
+        """`own`: the deck was made by this replica's peer; its points need no check."""
+        p = self.current
+        if not isinstance(data, bytes):
+            raise BadBody('"d" must be bin', seq=seq, author=author)
+        want = len(p.deck)
+        if len(data) != want * mp.CIPHERTEXT_BYTES:
+            raise BadShuffle(f"deck of {len(data) // mp.CIPHERTEXT_BYTES} cards, expected {want}",
+                             seq=seq, author=author)
+        try:
+            after = (tuple(mp.Ciphertext(data[i:i + 32], data[i + 32:i + 64])
+                           for i in range(0, len(data), mp.CIPHERTEXT_BYTES))
+                     if own else mp.decode_deck(data, self.names[seat]))
+        except mp.MalformedDeck as exc:
+            raise BadShuffle(exc.reason, seq=seq, author=author) from None
+        seen = {ct.c1 for ct in p.deck}  # each output card freshly re-randomised: no C1 twice
+        for i, ct in enumerate(after):
+            if ct.c1 in seen:
+                raise BadShuffle(f"card {i} repeats a C1 of the input or of an earlier output card",
+                                 seq=seq, author=author)
+            seen.add(ct.c1)
+        p.group.steps.append(ShuffleStep(seq, seat, p.deck, after))
+        p.deck = after
+        p.done += 1
+
+    # -- decryption shares -------------------------------------------------------------
+    def make_shares(self, key: mp.KeyShare, seq: int, seat: int) -> list[bytes]:
+        return [mp.decryption_share(key, self.cipher[h], share_context(self.game, seq, h),
+                                    self.names[seat]).to_bytes()
+                for h in self.current.request.handles]
+
+    def _verified_share(self, seq: int, seat: int, author: bytes, handle: int, raw: object,
+                        own: bool = False) -> bytes:
+        if own:  # made by this replica's own peer a moment ago
+            return bytes(raw[:32])
+        try:
+            share = mp.DecryptionShare.from_bytes(raw, self.names[seat])
+            return mp.verify_share(share, self.publics[seat], self.cipher[handle],
+                                   share_context(self.game, seq, handle), self.names[seat])
+        except mp.InvalidDecryptionShare as exc:
+            raise BadShare(f"share for #{handle}: {exc.reason}", seq=seq, author=author) from None
+
+    def accept_shares(self, seq: int, seat: int, author: bytes, items: object, *, own: bool = False) -> None:
+        handles = self.current.request.handles
+        if not isinstance(items, list) or len(items) != len(handles):
+            raise BadBody(f'"s" must list {len(handles)} shares', seq=seq, author=author)
+        verified = [self._verified_share(seq, seat, author, h, raw, own) for h, raw in zip(handles, items)]
+        for h, d in zip(handles, verified):
+            self.shares.setdefault(h, {})[seat] = d
+        self.current.done += 1
+
+    def private_labels(self, key: mp.KeyShare, seat: int, seq: int) -> list[tuple[int, str]]:
+        """The receiver's own decryption of a completed deal (1 var mult per card)."""
+        out = []
+        for h in self.current.request.handles:
+            others = [d for s, d in sorted(self.shares.get(h, {}).items()) if s != seat]
+            try:
+                out.append((h, mp.private_reveal(self.cipher[h], key, others, self.table)))
+            except mp.UnknownCard:
+                raise DeckCorrupted(f"dealt card #{h} decrypts to no card", seq=seq) from None
+        return out
+
+    def finish(self, seq: int) -> list[tuple[int, str]]:
+        """Close the completed request; returns (handle, label) of a public reveal."""
+        p, self.current = self.current, None
+        req = p.request
+        if req.kind == "shuffle":
+            self.cipher.update(zip(req.handles, p.deck))
+            return []
+        if req.kind == "deal":
+            for h in req.handles:
+                self.dealt_to[h] = req.seat
+            return []
+        out = []
+        for h in req.handles:
+            try:
+                label = mp.public_reveal(self.cipher[h], list(self.shares[h].values()), self.table)
+            except mp.UnknownCard:
+                raise DeckCorrupted(f"card #{h} of {req.deck} decrypts to no card; a shuffle of "
+                                    f"that deck is bad (the opening will name it)", seq=seq) from None
+            self.claims.append(Claim(seq, None, h, label))
+            out.append((h, label))
+        return out
+
+    # -- claims of played hidden cards -------------------------------------------------
+    def make_claim_share(self, key: mp.KeyShare, seq: int, seat: int, handle: int) -> bytes:
+        return mp.decryption_share(key, self.cipher[handle], share_context(self.game, seq, handle),
+                                   self.names[seat]).to_bytes()
+
+    def check_claim(self, seq: int, seat: int, author: bytes, handle: int, label: str, raw: object,
+                    *, own: bool = False) -> None:
+        """The author's own share completes the others' deal shares; the card must open to
+        `label` (SPEC §26.5)."""
+        if self.dealt_to.get(handle) != seat:
+            raise CardNotHeld(f"card #{handle} was never dealt to seat {seat}", seq=seq, author=author)
+        mine = self._verified_share(seq, seat, author, handle, raw, own)
+        others = [d for s, d in sorted(self.shares.get(handle, {}).items()) if s != seat]
+        point = mp.combine_shares(self.cipher[handle], [*others, mine])
+        expected = self.table.point(label) if label in self.table else None
+        if point != expected:
+            try:
+                actual = self.table.label_of(point)
+            except mp.UnknownCard:
+                actual = "no card"
+            raise ClaimMismatch(f"card #{handle} is not {label!r} (it opens to {actual!r})",
+                                seq=seq, author=author)
+
+    def record_claims(self, seq: int, seat: int, claims: Sequence[tuple[int, str]]) -> None:
+        self.claims.extend(Claim(seq, seat, h, label) for h, label in claims)
+
+    # -- audit support -----------------------------------------------------------------
+    def shuffle_seqs(self, seat: int) -> list[int]:
+        return [st.seq for grp in self.groups for st in grp.steps if st.seat == seat]

@@ -1,0 +1,142 @@
+"""A seated peer's client (SPEC §26.6): a Session that also writes its own events.
+
+The peer keeps its secrets (seat-order value, key share x_i, shuffle witnesses) in its
+SecretsFile beside the log, never in the log, until the end-of-game `open` event. Its own
+events go through exactly the checks a received event goes through, before they are
+signed; then they are appended to its chain and log and handed out as wire bytes.
+"""
+from __future__ import annotations
+
+from protocol.crypto import commit_reveal as cr
+from protocol.crypto import group as g
+from protocol.poker import deck as mp
+from protocol.log import LogWriter, SecretsFile, sign_event
+from protocol.session.game_rules import Agent, GameRuleError, GameRules
+from protocol.crypto import Identity
+from protocol.session.core import HASHED_PHASES, SEAT_TAG, Session
+from protocol.session.errors import DeckCorrupted, SessionError
+
+__all__ = ["SessionPeer", "NotYourTurn"]
+
+
+class NotYourTurn(SessionError):
+    """act() was called when this peer owes no event."""
+
+
+class SessionPeer(Session):
+    def __init__(self, identity: Identity, rules: GameRules, game: bytes, roster: list[bytes],
+                 config: dict, *, log: LogWriter | None = None, secrets: SecretsFile | None = None,
+                 agent: Agent | None = None) -> None:
+        super().__init__(rules, game, roster=roster, config=config)
+        if identity.public_key_bytes not in roster:
+            raise ValueError("the peer's identity is not in the roster")
+        self.identity = identity
+        self.me = identity.public_key_bytes
+        self.log = log
+        self.secret_store = secrets
+        self.agent = agent
+        self.seat: int | None = None
+        self.view = None
+        self._seat_value = cr.fresh_value()
+        self._key = mp.KeyShare.generate()
+        self._own_witnesses: dict[int, mp.ShuffleWitness] = {}
+        self._keep({"seat_value": self._seat_value, "key": self._key.secret})
+
+    def adopt_secrets(self, kept: dict) -> None:
+        """Resume (SPEC §29.7): take back the secrets this peer drew before a restart (seat
+        value, key share, shuffle witnesses, as merged from its SecretsFile) in place of the
+        fresh ones drawn in __init__. Call before replaying the log."""
+        self._seat_value = kept["seat_value"]
+        self._key = mp.KeyShare.generate(kept["key"])
+        self._own_witnesses = {int(k[1:]): mp.ShuffleWitness.from_bytes(v)
+                               for k, v in kept.items() if k.startswith("w") and k[1:].isdigit()}
+
+    def _keep(self, entry: dict) -> None:
+        if self.secret_store is not None:
+            self.secret_store.append(entry)
+
+    # -- hooks ---------------------------------------------------------------------------
+    def _logged(self, ev) -> None:
+        if self.log is not None:
+            self.log.append(ev.wire)
+
+    def _seated(self) -> None:
+        self.seat = self.seat_of[self.me]
+        self.view = self.rules.new_view(self.seat)
+
+    def _dealt(self, request, seq: int) -> None:
+        if request.seat == self.seat:
+            for handle, label in self.book.private_labels(self._key, self.seat, seq):
+                self.rules.learn(self.view, handle, label)
+
+    # -- writing -------------------------------------------------------------------------
+    def pending_obligation(self) -> str | None:
+        """The kind of event this peer owes now, or None."""
+        if self.halted is not None or self.phase == "done" or self.next_author() != self.me:
+            return None
+        return self.next_kind()
+
+    def act(self, action: str | None = None) -> bytes:
+        """Write this peer's due event (an action from `action` or the agent) and return
+        its wire bytes, already applied to this replica and logged. If the event completes
+        a deck operation that exposes a corrupted deck, it is still valid: it is logged and
+        returned, and this peer halts (`halted` is the DeckCorrupted), as every receiver will."""
+        kind = self.pending_obligation()
+        if kind is None:
+            raise NotYourTurn("this peer owes no event now", seq=self.chain.height, author=self.me)
+        seq, phase = self.chain.height, self.phase
+        body = self._body(kind, seq, action)
+        self._own = True
+        corrupted = None
+        try:
+            note = self._apply(seq, self.me, kind, body)
+        except DeckCorrupted as exc:  # our valid shares exposed a bad deck: publish them, halt
+            corrupted, note = exc, f"{kind} (deck corrupted)"
+        finally:
+            self._own = False
+        if phase in HASHED_PHASES:
+            body["h"] = self.state_hash()
+        ev = sign_event(self.identity, self.game, seq, self.chain.head, kind, body)
+        self._accept(ev, note)
+        if corrupted is not None:
+            self.halted = corrupted  # every receiver halts on the same event
+        return ev.wire
+
+    def _body(self, kind: str, seq: int, action: str | None) -> dict:
+        if kind == "hello":
+            return {"name": self.identity.name[:64], "roster": list(self.roster),
+                    "rules": self.rules.name, "config": dict(self.config)}
+        if kind == "seat-commit":
+            return {"c": cr.commit(self._seat_value, g.lp(SEAT_TAG, self.game))}
+        if kind == "seat-reveal":
+            return {"r": self._seat_value}
+        if kind == "key-commit":
+            return {"c": mp.key_commitment(self._key, self.game)}
+        if kind == "key-reveal":
+            return {"k": mp.publish_key_share(self._key, self.game, self.identity.fingerprint).to_bytes()}
+        if kind == "shuffle":
+            deck, witness = self.book.make_shuffle()
+            self._keep({f"w{seq}": witness.to_bytes()})  # kept before the deck goes out
+            self._own_witnesses[seq] = witness
+            return {"d": deck}
+        if kind == "shares":
+            return {"s": self.book.make_shares(self._key, seq, self.seat)}
+        if kind == "action":
+            text = action if action is not None else self._choose()
+            try:
+                claims = self.rules.revealed_cards(self.state, self.seat, text)
+            except GameRuleError:
+                claims = []  # _apply will refuse the text with the rules' reason
+            proofs = [self.book.make_claim_share(self._key, seq, self.seat, h)
+                      for h, _ in claims if self.book.dealt_to.get(h) == self.seat]
+            return {"a": text, "p": proofs}
+        if kind == "open":
+            return {"x": self._key.secret,
+                    "w": [[s, self._own_witnesses[s].to_bytes()] for s in self.book.shuffle_seqs(self.seat)]}
+        raise ValueError(f"unknown event kind {kind!r}")  # pragma: no cover
+
+    def _choose(self) -> str:
+        if self.agent is None:
+            raise NotYourTurn("an action is due and this peer has no agent; pass the action text",
+                              seq=self.chain.height, author=self.me)
+        return self.agent(self.state, self.view)

@@ -1,0 +1,106 @@
+"""Verify a game from one `.asvlog` alone (SPEC §26.10): framing, signatures, chain,
+every proof, the game's rules and state hashes, and the end-of-game audit.
+
+Strict: any framing problem (flipped byte, truncated record, trailing garbage) makes the
+log invalid, naming the record; only a clean log of an unfinished game is a "valid
+prefix". Game-agnostic: the caller passes the game's rules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from protocol.errors import EventError, LogError
+from protocol.session.game_rules import GameRules
+from protocol.crypto import fingerprint
+from protocol.log import scan_log
+from protocol.session.core import Session
+
+__all__ = ["VerifyReport", "verify_log", "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
+
+EXIT_VALID, EXIT_INVALID, EXIT_UNFINISHED = 0, 1, 2
+
+
+@dataclass
+class VerifyReport:
+    valid: bool
+    game_id: str | None
+    events: int = 0
+    head: str | None = None
+    finished: bool = False
+    audit: str = "pending"               # "passed", "failed" or "pending"
+    scores: list | None = None
+    winners: list | None = None
+    seq: int | None = None               # first bad record, when invalid
+    author: str | None = None
+    reason: str | None = None
+    aborted: str | None = None           # the abort record's note, when a silent peer was named (SPEC §29.6)
+    players: list[str] = field(default_factory=list)  # fingerprints, seat order (lobby order before seating)
+    notes: list[str] = field(default_factory=list, repr=False)
+
+    @property
+    def exit_code(self) -> int:
+        if not self.valid:
+            return EXIT_INVALID
+        return EXIT_VALID if self.finished and self.audit == "passed" else EXIT_UNFINISHED
+
+    def to_json(self) -> dict:
+        out = {"valid": self.valid, "game_id": self.game_id, "events": self.events, "head": self.head,
+               "finished": self.finished, "audit": self.audit, "scores": self.scores,
+               "winners": self.winners, "aborted": self.aborted, "players": self.players}
+        if not self.valid:
+            out.update({"seq": self.seq, "author": self.author, "reason": self.reason})
+        return out
+
+
+def _author(raw: bytes | None) -> str | None:
+    try:
+        return fingerprint(raw) if raw is not None else None
+    except ValueError:
+        return raw.hex()
+
+
+def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -> tuple[VerifyReport, Session | None]:
+    """Replay the log (through seq `upto`, if given) with an observer Session."""
+    try:
+        scan = scan_log(path)
+    except LogError as exc:
+        return VerifyReport(False, None, reason=str(exc)), None
+    except OSError as exc:
+        return VerifyReport(False, None, reason=f"cannot read {path}: {exc}"), None
+    session = Session(rules, scan.game)
+    report = VerifyReport(True, scan.game.hex())
+    for index, wire in enumerate(scan.records):
+        if upto is not None and index > upto:
+            break
+        try:
+            session.receive(wire)
+        except EventError as exc:
+            report.valid = False
+            report.seq = index  # the height where the log goes wrong; the event's own seq is in the reason
+            report.author, report.reason = _author(exc.author), str(exc)
+            break
+    else:
+        if scan.problem is not None and (upto is None or len(scan.records) <= upto):
+            report.valid = False
+            report.seq, report.reason = scan.problem.record_index, str(scan.problem)
+    report.events = session.chain.height
+    report.head = session.chain.head.hex()
+    report.finished = session.finished
+    report.notes = list(session.notes)
+    # who played: a forged game between other keys verifies too, so say whose game it is
+    report.players = [fingerprint(k) for k in (session.seat_keys or session.roster or [])]
+    if session.phase == "aborted":
+        report.aborted = session.notes[-1]
+    result = session.result()
+    if result is not None:
+        report.scores, report.winners = result.get("scores"), result.get("winners")
+    if session.audit is not None:
+        report.audit = "passed" if session.audit.passed else "failed"
+        if not session.audit.passed and report.valid:
+            report.valid = False
+            report.seq = session.audit.seq
+            seat = session.audit.seat
+            report.author = _author(session.seat_keys[seat]) if seat is not None else None
+            report.reason = f"audit failed: {session.audit.reason}"
+    return report, session
