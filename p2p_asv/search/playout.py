@@ -241,7 +241,11 @@ def policy_action(world, seat: int):
 
 
 # -- evaluation -----------------------------------------------------------------------------
-HAND_WORTH = {PLANET: 3, ENVIRONMENT: 0, LIFE_FORM: 0, EXPLORER: 3, SPACE_SHIP: 2}
+# A card in hand is worth less than what it scores when played, or the bot would hoard it:
+# a base per category plus a share of the card's value (of its size for the environments and
+# life forms, which are as useful on an opponent's planet when bad).
+HAND_WORTH = {PLANET: 1.0, ENVIRONMENT: 0.0, LIFE_FORM: 0.0, EXPLORER: 1.0, SPACE_SHIP: 1.0}
+VALUE_SHARE = {PLANET: 0.5, ENVIRONMENT: 0.3, LIFE_FORM: 0.3, EXPLORER: 0.5}
 # A reachable undiscovered planet: a discovery scores its tile value times the cards' values
 # (about 3 all told) plus a planet bonus (about 2); counted at REACH_SHARE for the chance that
 # it happens, less REACH_DISCOUNT for each further turn the nearest ship needs.
@@ -271,7 +275,7 @@ def seat_value(state: GameState, seat: int, identity: dict[int, str]) -> float:
         card = CARD_BY_NAME.get(identity.get(h) or "")
         if card is None:
             continue
-        value += HAND_WORTH.get(card.category, 0) + 0.5 * max(0, card.value or 0)
+        value += HAND_WORTH.get(card.category, 0.0) + VALUE_SHARE.get(card.category, 0.0) * abs(card.value or 0)
     reach = 0.0
     holds = holds_planet(state, seat, identity)
     targets = planet_targets(state) if holds else []
