@@ -34,7 +34,7 @@ assert ENGINE_CHANCE == CHANCE
 
 # Action types that play a card from the hand, naming it (SPEC §27.3).
 _NAMED = (A.NewShip, A.Upgrade, A.AttachExtra, A.Discover, A.BinaryDiscover, A.PlayEnvironment,
-          A.PlayExplorer, A.Teleport)
+          A.PlayExplorer, A.Teleport, A.PlayRookie)
 
 
 def label_for(deck: str, name: str) -> str:

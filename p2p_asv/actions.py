@@ -75,9 +75,11 @@ class AttachExtra:
     ship: int
     card: int
     name: str
+    evict: str = ""      # Fleet Admiral on Captain Rookie's ship: "port" or "sN" (SPEC §15.6)
 
     def text(self) -> str:
-        return f"extra s{self.ship} #{self.card}:{slug(self.name)}"
+        tail = f" {self.evict}" if self.evict else ""
+        return f"extra s{self.ship} #{self.card}:{slug(self.name)}{tail}"
 
 
 @dataclass(frozen=True, order=True)
@@ -243,6 +245,65 @@ class Bank:
 
 
 @dataclass(frozen=True, order=True)
+class Fire:
+    """A Laser Beam fires instead of moving (SPEC §15.4). kind "ship": `index` is the target
+    ship; "probe"/"pirate": the piece on `square`/`index`; "station": the station on `square`."""
+    ship: int
+    kind: str
+    square: Square = (0, 0)
+    index: int = 0
+
+    def text(self) -> str:
+        if self.kind == "ship":
+            return f"fire s{self.ship} s{self.index}"
+        if self.kind == "station":
+            return f"fire s{self.ship} station {square_name(self.square)}"
+        return f"fire s{self.ship} {self.kind} {square_name(self.square)}/{self.index}"
+
+
+@dataclass(frozen=True, order=True)
+class Torpedo:
+    """A Photon Torpedo blasts the pirate on `square`/`segment` off its path (SPEC §15.5)."""
+    ship: int
+    square: Square
+    segment: int
+
+    def text(self) -> str:
+        return f"torpedo s{self.ship} {square_name(self.square)}/{self.segment}"
+
+
+@dataclass(frozen=True, order=True)
+class Plunder:
+    """Pirate Crew: a blind card from `seat`'s reshuffled hand, at `position` (SPEC §15.7)."""
+    seat: int
+    position: int                              # 0-based; notation is 1-based
+
+    def text(self) -> str:
+        return f"plunder {self.seat} {self.position + 1}"
+
+
+@dataclass(frozen=True, order=True)
+class PlayRookie:
+    """Captain Rookie from hand onto another seat's ship (SPEC §15.6)."""
+    card: int
+    name: str
+    ship: int
+
+    def text(self) -> str:
+        return f"rookie #{self.card}:{slug(self.name)} s{self.ship}"
+
+
+@dataclass(frozen=True, order=True)
+class Reassign:
+    """Captain Rookie moves from the mover's ship `source` to another seat's ship `target`."""
+    source: int
+    target: int
+
+    def text(self) -> str:
+        return f"reassign s{self.source} s{self.target}"
+
+
+@dataclass(frozen=True, order=True)
 class Escape:
     """A doomed ship flees within its M-number to a discovered planet (Black Hole, SPEC §15.2)."""
     ship: int
@@ -300,7 +361,8 @@ class ChanceDeal:
 CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
 Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
           | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | BinaryDiscover | PlayEnvironment
-          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | LookAutomata | Keep | Bank | Escape | Teleport | Next | ChanceShuffle
+          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | LookAutomata | Keep | Bank | Escape | Teleport | Fire | Torpedo | Plunder
+          | PlayRookie | Reassign | Next | ChanceShuffle
           | ChanceReveal | ChanceDeal)
 
 
@@ -381,10 +443,40 @@ def parse(text: str, resolve_name=None):
         if verb == "ship":
             _expect(args, 2, verb)
             return NewShip(*_named(args[0], resolve), _square(args[1]))
-        if verb in ("upgrade", "extra"):
+        if verb == "upgrade":
             _expect(args, 2, verb)
-            cls = Upgrade if verb == "upgrade" else AttachExtra
-            return cls(_ship(args[0]), *_named(args[1], resolve))
+            return Upgrade(_ship(args[0]), *_named(args[1], resolve))
+        if verb == "extra":
+            if len(args) not in (2, 3):
+                raise MalformedAction(f"'extra' takes 2 or 3 arguments, got {len(args)}")
+            evict = ""
+            if len(args) == 3:
+                evict = args[2] if args[2] == "port" else f"s{_ship(args[2])}"
+            return AttachExtra(_ship(args[0]), *_named(args[1], resolve), evict)
+        if verb == "fire":
+            if len(args) == 2:
+                return Fire(_ship(args[0]), "ship", index=_ship(args[1]))
+            _expect(args, 3, verb)
+            if args[1] == "station":
+                return Fire(_ship(args[0]), "station", _square(args[2]))
+            if args[1] not in ("probe", "pirate"):
+                raise MalformedAction(f"a Laser Beam fires at a ship, probe, pirate or station, not {args[1]!r}")
+            return Fire(_ship(args[0]), args[1], *_feature(args[2]))
+        if verb == "torpedo":
+            _expect(args, 2, verb)
+            return Torpedo(_ship(args[0]), *_feature(args[1]))
+        if verb == "plunder":
+            _expect(args, 2, verb)
+            position = _int(args[1]) - 1
+            if position < 0:
+                raise MalformedAction("hand positions are numbered from 1")
+            return Plunder(_int(args[0]), position)
+        if verb == "rookie":
+            _expect(args, 2, verb)
+            return PlayRookie(*_named(args[0], resolve), _ship(args[1]))
+        if verb == "reassign":
+            _expect(args, 2, verb)
+            return Reassign(_ship(args[0]), _ship(args[1]))
         if verb == "probe":
             _expect(args, 1, verb)
             return PlaceProbe(*_feature(args[0]))

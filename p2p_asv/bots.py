@@ -100,6 +100,20 @@ class GreedyBot:
                     return -1
                 name = view.name_of(h, state.names)
                 return 1 - _value(name) if name else 0
+            case A.Discard():  # Alien Artifact's many-card discards: not worth a hand
+                return -2
+            case A.Fire(kind=kind):  # SPEC §15.4: an opponent's ship is the prize
+                return {"ship": 30, "station": 10, "pirate": 8}.get(kind, 5)
+            case A.Torpedo():
+                return 8
+            case A.Plunder():
+                return 4
+            case A.PlayRookie(ship=sid):  # slow down the fastest opponent ship
+                return 4 + CARD_BY_NAME[state.ships[sid].name].movement
+            case A.Reassign():
+                return 3
+            case A.Escape() | A.Teleport():  # SPEC §15.2: a saved ship beats a lost one
+                return 20
             case A.Pass():
                 return 0
             case A.Next():

@@ -11,6 +11,7 @@ from .cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, ON_OP
 from .checks import card_claim, play_from_hand, require
 from .movement import destinations, undiscovered_planets
 from .endgame import check_nine_planets
+from .extras import after_move, gavin_second_move
 from .energy import can_afford_discovery
 from .state import MOVE, Discovery, GameState, PlanetRecord
 
@@ -37,11 +38,21 @@ def holds_planet_card(state: GameState, seat: int, view) -> bool:
 
 def do_move(state: GameState, seat: int, action: Move) -> None:
     require(state.phase == MOVE, "ships move in phase 3")
-    require(not state.moved, "only one ship moves per turn")
     ship = state.ships.get(action.ship)
     require(ship is not None and ship.owner == seat, f"s{action.ship} is not one of your ships")
-    require(action.square in destinations(state, ship, may_discover=True),
-            "that square is out of reach or not a place a ship may stop")
+    if state.torpedo_ship:  # SPEC §15.5: after a Photon Torpedo, only along that path
+        require(action.ship == state.torpedo_ship and action.square in state.torpedo_to,
+                "after its Photon Torpedo the ship stays or follows that path to its next planet")
+        state.torpedo_ship, state.torpedo_to = 0, []
+    elif gavin_second_move(state, seat):  # SPEC §15.8: Gavin's Raiders move the same ship again
+        require(action.ship == state.moved_ship, "Gavin's Raiders move the same ship twice")
+        require(action.square in destinations(state, ship, may_discover=True),
+                "that square is out of reach or not a place a ship may stop")
+        state.only_action = "move"
+    else:
+        require(not state.moved, "only one ship moves per turn")
+        require(action.square in destinations(state, ship, may_discover=True),
+                "that square is out of reach or not a place a ship may stop")
     require(not undiscovered_planets(state, action.square) or can_afford_discovery(state, seat)
             or _discovered_here(state, action.square) or action.square in state.players[seat].stations,
             "not enough energy to move there and play the planet card (SPEC §13.5)")
@@ -51,6 +62,7 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     if action.square in state.webs:  # SPEC §8.8: the Web catches every ship that lands there
         capture(state, ship.id)
         return
+    after_move(state, ship)
     if undiscovered_planets(state, action.square):
         # SPEC §7.1: landing on an undiscovered planet commits the mover to discovering it
         # (optional where the mover could stop anyway, may_decline_discovery).

@@ -14,7 +14,7 @@ TILE_COST = 2
 PHASE_OF = {A.DrawTile: TILES, A.PlaceTile: TILES, A.ScrapTile: TILES,
             A.NewShip: PLACE_PIECE, A.Upgrade: PLACE_PIECE, A.AttachExtra: PLACE_PIECE,
             A.PlaceProbe: PLACE_PIECE, A.PlaceStation: PLACE_PIECE, A.PlacePirate: PLACE_PIECE,
-            A.Move: MOVE, A.Discard: DISCARD,
+            A.Move: MOVE, A.Fire: MOVE, A.Torpedo: MOVE, A.Plunder: MOVE, A.Discard: DISCARD,
             A.DrawCard: REFILL, A.Peek: REFILL, A.TakePeeked: REFILL,
             A.LookAutomata: REFILL, A.Keep: REFILL, A.Bank: REFILL}
 
@@ -38,8 +38,11 @@ def cost(state: GameState, seat: int, action) -> int:
     match action:
         case A.DrawTile():
             return TILE_COST
+        case A.Move():  # the restricted move after a Photon Torpedo was paid with it (SPEC §15.5)
+            return 0 if state.torpedo_ship else 1
         case A.NewShip() | A.Upgrade() | A.AttachExtra() | A.PlaceProbe() | A.PlaceStation() \
-                | A.PlacePirate() | A.Move() | A.DrawCard() | A.TakePeeked():
+                | A.PlacePirate() | A.DrawCard() | A.TakePeeked() | A.Fire() | A.Torpedo() \
+                | A.Plunder() | A.PlayRookie() | A.Reassign():
             return 1
         case A.Keep(cards=cards):
             return len(cards)                  # each card kept is a card drawn

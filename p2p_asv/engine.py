@@ -17,6 +17,9 @@ from .discovery import (DISCOVERY_ACTIONS, WEB, binary_targets, holds_planet_car
 from . import energy
 from .destruction import DOOM_ACTIONS, doom_legal, doomed_owner
 from .errors import EngineError, IllegalAction, MalformedAction, OutOfTurn
+from .extras import (EXTRA_ACTIONS, allowed_after_only_action, attach_options, can_fire, can_plunder,
+                     gavin_second_move, laser_targets, nothing_but_tiles, record, rookie_carrier,
+                     rookie_targets, rookie_time, torpedo_targets)
 from .movement import destinations, undiscovered_planets
 from .life_effects import (bank_sources, can_bank, can_look_automata, do_bank, do_keep, do_look_automata,
                            keep_limit)
@@ -87,10 +90,14 @@ def apply(state: GameState, seat: int, action) -> GameState:
                 "finish the discovery first")
     require(not state.automata_seen or type(action) is A.Keep,
             "choose which cards the Automata showed to keep first")
+    if state.only_action and seat == state.active and state.discovery is None:
+        require(allowed_after_only_action(state, action),
+                f"this turn's only action is taken ({state.only_action}); place tiles or end the turn")
     if state.variants.advanced:
         _apply_advanced(state, seat, action)
     else:
         _PLAYER_HANDLERS[type(action)](state, seat, action)
+    record(state, seat, action)
     state.step += 1
     return state
 
@@ -124,7 +131,7 @@ def _do_next(state: GameState, seat: int, action: A.Next) -> None:
     advance(state)
 
 
-_PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, A.Next: _do_next,
+_PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, **EXTRA_ACTIONS, A.Next: _do_next,
                     A.ScoreQuest: do_score_quest, A.LookAutomata: do_look_automata,
                     A.Keep: do_keep, A.Bank: do_bank,
                     A.Escape: DOOM_ACTIONS[A.Escape], A.Teleport: DOOM_ACTIONS[A.Teleport]}
@@ -154,6 +161,8 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
         found = _advanced_actions(state, view)
     else:
         found = _PHASE_LEGAL[state.phase](state, view)
+    if state.only_action and state.discovery is None and state.doom is None:
+        found = [a for a in found if allowed_after_only_action(state, a)]
     if state.variants.advanced:
         found = [a for a in found if energy.cost(state, view.seat, a) <= state.energy]
     return sorted(set(found), key=A.sort_key)
@@ -209,9 +218,23 @@ def _tiles(state: GameState, view: PlayerView) -> list:
 
 
 def _free_actions(state: GameState, view: PlayerView) -> list:
-    """SPEC §6.6: scoring a surrounded station or a completed quest, in phases 2-5."""
-    return ([A.ScoreStation(sq) for sq in state.players[view.seat].stations
-             if state.board.surrounded(sq)] + scorable_quests(state, view.seat, view))
+    """SPEC §6.6: scoring a surrounded station or a completed quest, in phases 2-5; Captain
+    Rookie played or reassigned (SPEC §15.6)."""
+    seat = view.seat
+    return ([A.ScoreStation(sq) for sq in state.players[seat].stations
+             if state.board.surrounded(sq)] + scorable_quests(state, seat, view) + _rookie(state, view))
+
+
+def _rookie(state: GameState, view: PlayerView) -> list:
+    seat = view.seat
+    if not rookie_time(state):
+        return []
+    out = [A.PlayRookie(h, n, sid) for h, n in _hand(state, view, "space_ship") if n == "Captain Rookie"
+           for sid in rookie_targets(state, seat)]
+    carrier = rookie_carrier(state, seat)
+    if carrier is not None and nothing_but_tiles(state):
+        out += [A.Reassign(carrier.id, sid) for sid in rookie_targets(state, seat)]
+    return out
 
 
 def _pieces(state: GameState, view: PlayerView) -> list:
@@ -220,10 +243,9 @@ def _pieces(state: GameState, view: PlayerView) -> list:
     ships = state.ships_of(seat)
     for h, n in _hand(state, view, "space_ship"):
         card = CARD_BY_NAME[n]
-        if card.ship_extra:
-            if card.movement_delta > 0:
-                out += [A.AttachExtra(s.id, h, n) for s in ships
-                        if s.name in card.fits and n not in s.extras]
+        if card.ship_extra:  # SPEC §15: free, and not the turn's piece
+            out += [A.AttachExtra(s.id, h, n, evict) for s in ships
+                    for evict in attach_options(state, seat, s, n)]
             continue
         if state.piece_placed:
             continue
@@ -257,11 +279,23 @@ def _pieces(state: GameState, view: PlayerView) -> list:
 def _moves(state: GameState, view: PlayerView) -> list:
     seat = view.seat
     out = [A.Next()] + _free_actions(state, view)
+    may_discover = holds_planet_card(state, seat, view) and energy.can_afford_discovery(state, seat)
     if not state.moved:
-        may_discover = holds_planet_card(state, seat, view) and energy.can_afford_discovery(state, seat)
         for ship in state.ships_of(seat):
             out += [A.Move(ship.id, sq) for sq in destinations(state, ship, may_discover)]
-    elif kaygus_target(state, seat) is not None:
+            out += torpedo_targets(state, ship)
+            if can_fire(state, ship):
+                out += laser_targets(state, ship)
+    elif state.torpedo_ship:  # SPEC §15.5: the restricted move after a Photon Torpedo
+        ship = state.ships[state.torpedo_ship]
+        out += [A.Move(ship.id, sq) for sq in state.torpedo_to
+                if may_discover or not undiscovered_planets(state, sq)]
+    elif gavin_second_move(state, seat):  # SPEC §15.8
+        ship = state.ships[state.moved_ship]
+        out += [A.Move(ship.id, sq) for sq in destinations(state, ship, may_discover)]
+    if can_plunder(state, seat):  # SPEC §15.7
+        out += [A.Plunder(s, i) for s in state.plunder_from for i in range(len(state.players[s].hand))]
+    if state.moved and kaygus_target(state, seat) is not None:
         out += [A.PlayExplorer(h, n) for h, n in _hand(state, view, EXPLORER)
                 if CARD_BY_NAME[n].played_on == ON_OPPONENT_PLANET]
     return out

@@ -168,6 +168,13 @@ class GameState:
     phase_used: bool = False
     doom: Doom | None = None                    # ships being destroyed (SPEC §15.2)
     black_disks: list[Square] = field(default_factory=list)  # Supernova: no landing (SPEC §15.1)
+    # Space Ship Extras (SPEC §15.3-§15.8), all reset when a turn starts:
+    turn_actions: list[str] = field(default_factory=list)  # verbs the active seat used this turn
+    only_action: str | None = None              # an Only Action was taken: nothing but tiles and next
+    fresh_extras: list[int] = field(default_factory=list)  # extra cards attached this turn
+    torpedo_ship: int = 0                       # a Photon Torpedo fired: only this ship may still move,
+    torpedo_to: list[Square] = field(default_factory=list)  # and only to these squares
+    plunder_from: list[int] = field(default_factory=list)   # seats a Pirate Crew may take from now
 
     # -- queries -------------------------------------------------------------------------
     @property
@@ -197,7 +204,10 @@ class GameState:
             energy=self.energy, closed_phases=list(self.closed_phases), phase_used=self.phase_used,
             webs=list(self.webs), automata_seen=list(self.automata_seen),
             automata_used=self.automata_used, bank_used=self.bank_used,
-            doom=self.doom.copy() if self.doom else None, black_disks=list(self.black_disks))
+            doom=self.doom.copy() if self.doom else None, black_disks=list(self.black_disks),
+            turn_actions=list(self.turn_actions), only_action=self.only_action,
+            fresh_extras=list(self.fresh_extras), torpedo_ship=self.torpedo_ship,
+            torpedo_to=list(self.torpedo_to), plunder_from=list(self.plunder_from))
 
     # -- hashing (SPEC §10.4) ------------------------------------------------------------------
     def plain(self) -> dict:
@@ -223,6 +233,8 @@ class GameState:
             "effects": [self.automata_seen, self.automata_used, self.bank_used],
             "destruction": [None if self.doom is None else self.doom.plain(),
                             [list(sq) for sq in self.black_disks]],
+            "extras": [self.turn_actions, self.only_action, self.fresh_extras, self.torpedo_ship,
+                       [list(sq) for sq in self.torpedo_to], self.plunder_from],
             "turn": [self.active, self.phase, self.turn, self.step, self.tiles_owed, self.drawn,
                      [list(s) for s in self.placed_this_turn], self.piece_placed, self.moved, self.moved_ship,
                      self.suns_drawn, self.winners, self.tiles_per_turn, self.next_ship],

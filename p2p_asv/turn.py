@@ -1,7 +1,7 @@
 """Phases 1, 2, 4 and 5 of a turn and the turn's start and end (SPEC §6)."""
 from __future__ import annotations
 
-from .actions import (AttachExtra, Discard, DrawCard, DrawTile, NewShip, Peek, PlaceProbe, PlacePirate,
+from .actions import (Discard, DrawCard, DrawTile, NewShip, Peek, PlaceProbe, PlacePirate,
                       PlaceStation, PlaceTile, ScoreStation, ScrapTile, TakePeeked, Upgrade)
 from .cards import CARD_BY_NAME, SPACE_SHIP, STARTING_SHIP
 from .checks import card_claim, play_from_hand, require
@@ -28,6 +28,8 @@ def start_turn(state: GameState, seat: int) -> None:
     state.peeked = []
     state.peek_used = False
     state.automata_seen, state.automata_used, state.bank_used = [], False, False
+    state.turn_actions, state.only_action, state.fresh_extras = [], None, []
+    state.torpedo_ship, state.torpedo_to, state.plunder_from = 0, [], []
     if state.variants.advanced:
         energy.start_turn(state)
 
@@ -206,19 +208,6 @@ def do_upgrade(state: GameState, seat: int, action: Upgrade) -> None:
     state.piece_placed = True
 
 
-def do_attach_extra(state: GameState, seat: int, action: AttachExtra) -> None:
-    require(state.phase == PLACE_PIECE, "extras are attached in phase 2")
-    ship = _own_ship(state, seat, action.ship)
-    card = card_claim(state, seat, action.card, action.name, SPACE_SHIP)
-    require(card.ship_extra and card.movement_delta > 0,
-            f"{action.name} is not an extra the basic game attaches (SPEC §6.2)")
-    require(ship.name in card.fits, f"{action.name} cannot go on a {ship.name}")
-    require(action.name not in ship.extras, f"s{ship.id} already carries {action.name}")
-    play_from_hand(state, seat, action.card, action.name)
-    ship.extras.append(action.name)
-    ship.extra_cards.append(action.card)
-
-
 def _just_placed(state: GameState, sq) -> object:
     require(sq in state.placed_this_turn, "pieces go on a tile placed this turn")
     return state.board.tile_at(sq).tile
@@ -380,7 +369,7 @@ def do_take_peeked(state: GameState, seat: int, action: TakePeeked) -> None:
 
 
 PHASE_ACTIONS = {DrawTile: do_draw_tile, PlaceTile: do_place_tile, ScrapTile: do_scrap_tile,
-                 NewShip: do_new_ship, Upgrade: do_upgrade, AttachExtra: do_attach_extra,
+                 NewShip: do_new_ship, Upgrade: do_upgrade,
                  PlaceProbe: do_place_probe, PlaceStation: do_place_station,
                  PlacePirate: do_place_pirate, ScoreStation: do_score_station,
                  Discard: do_discard, DrawCard: do_draw_card, Peek: do_peek,

@@ -11,12 +11,11 @@ from p2p_asv.geometry import parse_square
 from p2p_asv.movement import destinations, undiscovered_planets
 from p2p_asv.quest_rules import quest_points
 from p2p_asv.quests import STRONG_EMPIRE, TRADE_MISSION
-from p2p_asv.state import PLACE_PIECE, PlanetRecord, Ship
-from p2p_asv.tile_model import DEEP, PATH, PathSegment, Tile
+from p2p_asv.state import PLACE_PIECE, PlanetRecord
 from tests.helpers_engine import Game
+from tests.rig_helpers import ROUTE, give, planet, route, ship
 
 BLUE_HOME, GREEN_HOME = parse_square("D-4"), parse_square("J-10")
-ROUTE = [parse_square(s) for s in ("C-12", "D-12", "E-12", "F-12")]
 
 
 def _game() -> Game:
@@ -27,52 +26,11 @@ def _game() -> Game:
     return g
 
 
-def _route(g: Game) -> None:
-    """A complete four-tile path in row 12: planet (seat 0) - path - path - planet (seat 1)."""
-    end_w = Tile("t-end-w", "planet", 1, (DEEP, PATH, DEEP, DEEP),
-                 paths=(PathSegment((1,), "planet", 0),), planets=(1,))
-    middle = Tile("t-mid", "path", 1, (DEEP, PATH, DEEP, PATH), paths=(PathSegment((1, 3)),),
-                  path_shape="straight")
-    end_e = Tile("t-end-e", "planet", 1, (DEEP, DEEP, DEEP, PATH),
-                 paths=(PathSegment((3,), "planet", 0),), planets=(1,))
-    for tile, sq in zip((end_w, middle, middle, end_e), ROUTE):
-        g.state.board.place(tile, sq, 0, setup=True)
-    g.state.planets[(ROUTE[0], 0)] = PlanetRecord(0, False)
-    g.state.planets[(ROUTE[3], 0)] = PlanetRecord(1, False)
-
-
 def _planet(g: Game, square: str, owner: int | None = None, home: bool = False):
-    """A one-planet tile on an empty square (rigged), discovered by `owner` if given."""
-    sq = parse_square(square)
-    g.state.board.place(Tile(f"t-{square}", "planet", 1, (DEEP,) * 4, planets=(1,)), sq, 0, setup=True)
-    if owner is not None:
-        g.state.planets[(sq, 0)] = PlanetRecord(owner, home)
-    return sq
+    return planet(g, square, owner, home)
 
 
-def _ship(g: Game, seat: int, name: str, sq, extras=()) -> int:
-    """A ship of `seat` built from a card taken off the Space Port deck (rigged position)."""
-    state = g.state
-    handle = state.decks["port"].pop(0)
-    state.names[handle] = name
-    sid = state.next_ship
-    state.next_ship += 1
-    ship = Ship(sid, seat, handle, name, sq)
-    for extra in extras:
-        h = state.decks["port"].pop(0)
-        state.names[h] = extra
-        ship.extras.append(extra)
-        ship.extra_cards.append(h)
-    state.ships[sid] = ship
-    return sid
-
-
-def _give(g: Game, seat: int, name: str) -> int:
-    """Put a card named `name` into seat's hand (rigged: the next Refuel handle, learnt)."""
-    handle = g.state.decks["refuel"].pop(0)
-    g.state.players[seat].hand.append(handle)
-    g.views[seat].learn(handle, name)
-    return handle
+_route, _ship, _give = route, ship, give
 
 
 # -- planets (SPEC §15.1) ------------------------------------------------------------------------

@@ -59,6 +59,12 @@ def test_round_trip_of_hand_written_actions_with_awkward_names():
         A.Discard((1, 2, 3)), A.DrawCard("port"), A.DrawTile(3), A.PlaceTile(5, (1, 2), 3),
         A.ScrapTile(5), A.ChanceShuffle("quests"), A.ChanceDeal(2, (40, 41)),
         A.ChanceReveal(((5, "path-straight-gal2"), (6, "p2-twin"))),
+        # SPEC §15
+        A.Escape(3, (4, 4)), A.Teleport(3, 40, "Teleport", (9, 9)),
+        A.AttachExtra(1, 14, "Fleet Admiral", "port"), A.AttachExtra(1, 14, "Fleet Admiral", "s7"),
+        A.Fire(1, "ship", index=4), A.Fire(1, "probe", (5, 5), 1), A.Fire(1, "pirate", (5, 5), 0),
+        A.Fire(1, "station", (5, 5)), A.Torpedo(2, (3, 11), 0), A.Plunder(1, 0), A.Plunder(3, 11),
+        A.PlayRookie(15, "Captain Rookie", 4), A.Reassign(4, 2),
     ]
     for a in cases:
         assert parse_action(a.text()) == a, a.text()
@@ -70,6 +76,8 @@ def test_round_trip_of_hand_written_actions_with_awkward_names():
     "move s1", "discover #3 0", "discover #3:not-a-card 0", "env #3", "life", "discard",
     "draw junk", "next now", "pass 1", "probe D-4", "pirate D-4/x", "chance", "chance deal 1",
     "chance shuffle", "chance reveal", "chance reveal #1:no-such-tile", "ship #4:star-t-ship",
+    "fire s1", "fire s1 moon D-4/0", "fire s1 station", "plunder 1 0", "plunder 1", "torpedo s1 D-4",
+    "rookie #3 s1", "reassign s1", "escape s1", "teleport s1 #3 D-4", "extra s1 #3:fleet-admiral x",
 ])
 def test_malformed_notation_is_refused(text):
     with pytest.raises(MalformedAction):
