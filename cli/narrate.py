@@ -7,6 +7,7 @@ module only compares the breakdown before and after an event and says where it h
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from p2p_asv import actions as A
@@ -63,6 +64,11 @@ def score_lines(was: Before, state: GameState, action) -> tuple[str, ...]:
                 out.append(f"{delta:+d} {p.colour}: {_where(reason, was, state, action)}"
                            f" (now {p.score})")
     return tuple(out)
+
+
+def natural_key(text: str) -> list:
+    """Sort key that puts A-2 before A-12 and #9 before #10 (SPEC §31.6)."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
 
 
 # -- the question of the moment -------------------------------------------------------------

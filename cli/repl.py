@@ -12,6 +12,7 @@ import difflib
 import os
 import re
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Protocol
@@ -32,6 +33,7 @@ from p2p_asv.tiles import TILE_BY_ID
 from p2p_asv.view import PlayerView
 
 from . import explain, narrate, render
+from .narrate import natural_key
 from .repl_commands import COMMANDS, InfoCommands, note_of
 
 
@@ -75,7 +77,7 @@ class ActionCompleter(Completer):
                                      display_meta=card.category.replace("_", " "))
             return
         state = self.driver.state()
-        for action in self.driver.legal():
+        for action in sorted(self.driver.legal(), key=lambda a: natural_key(a.text())):
             text = action.text()
             if text.startswith(low):
                 yield Completion(text, start, display_meta=note_of(state, action))
@@ -109,11 +111,6 @@ def use_colour(no_color_flag: bool) -> bool:
     return not no_color_flag and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
 
 
-def natural_key(text: str) -> list:
-    """Sort key that puts A-2 before A-12 and #9 before #10 (SPEC §31.6)."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
-
-
 def normal_squares(text: str) -> str:
     """Words that name a square in any usual way (d4, D4, d-4) become the notation's D-4."""
     out = []
@@ -121,6 +118,11 @@ def normal_squares(text: str) -> str:
         m = SQUARE_TOKEN.match(word)
         out.append(f"{m.group(1).upper()}-{m.group(2)}{m.group(3) or ''}" if m else word)
     return " ".join(out)
+
+
+def _stage(state: GameState) -> tuple:
+    """Where the turn stands: a change (a new phase, a discovery ended) earns a phase line."""
+    return state.turn, state.phase, state.discovery is None
 
 
 class Repl(InfoCommands):
@@ -259,21 +261,25 @@ class Repl(InfoCommands):
         if isinstance(action, A.ChanceReveal):
             names = ", ".join(f"#{h} {render.card_line(n)}" for h, n in action.cards)
             line = [(dim, f"  revealed: {names}\n")]
-            drawer = state.players[state.active].colour if state.active != seat else "you"
+            you = state.active == seat
+            drawer = "you" if you else state.players[state.active].colour
+            draws, takes = ("draw", "take") if you else ("draws", "takes")
             for _, name in action.cards:   # SPEC §31.3: a sun or quest tile drawn is news
                 kind = TILE_BY_ID[name].kind if name in TILE_BY_ID else None
                 if kind == "sun":
-                    line.append(("bold", f"  ☼ a sun: {drawer} draw(s) one more tile; "
+                    line.append(("bold", f"  ☼ a sun: {drawer} {draws} one more tile; "
                                          "it scores when placed\n"))
                 elif kind == "quest":
-                    line.append(("bold", f"  a quest tile: {drawer} take(s) a special quest and "
-                                         "draw(s) one more tile\n"))
+                    line.append(("bold", f"  a quest tile: {drawer} {takes} a special quest and "
+                                         f"{draws} one more tile\n"))
             return FormattedText(line)
         if isinstance(action, A.ChanceDeal):
             if action.seat == seat:
                 view = self.driver.view()
                 names = ", ".join(f"#{h} {view.name_of(h, state.names) or '?'}" for h in action.cards)
-                return FormattedText([("bold", f"  you receive: {names}\n")])
+                text = textwrap.fill(names, self.width() - 1, initial_indent="  you receive: ",
+                                     subsequent_indent="    ", break_on_hyphens=False)
+                return FormattedText([("bold", text + "\n")])
             colour = state.players[action.seat].colour
             return FormattedText([(dim, f"  {colour} receives {len(action.cards)} hidden card(s)\n")])
         return None
@@ -352,9 +358,9 @@ class Repl(InfoCommands):
             if guard is not None:
                 why, question = guard
                 self.confirm = (question, action)
-                self.say(f"{why} y or next: go on; anything else: stay.")
+                self.say(f"{why} y or next: go on, else stay.")
                 return
-        phase_before = (state.turn, state.phase)
+        phase_before = _stage(state)
         if not self.submit(action):
             return
         self.say(f"you: {action.text()}", "bold")
@@ -378,7 +384,7 @@ class Repl(InfoCommands):
     def announce_phase(self, phase_before) -> None:
         """Say so when this seat's own action moved it to another phase (SPEC §31.5)."""
         state, seat = self.driver.state(), self.driver.seat
-        if state.over or (state.turn, state.phase) == phase_before or state.active != seat:
+        if state.over or _stage(state) == phase_before or state.active != seat:
             return
         legal = self.driver.legal()
         if not legal:

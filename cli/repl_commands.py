@@ -73,7 +73,8 @@ class InfoCommands:
             return
         shown = [(i, a) for i, a in enumerate(legal, 1) if a.text().startswith(prefix)]
         if not shown:
-            self.say(f"no legal action starts with {prefix!r}")
+            words = sorted({a.text().split()[0] for a in legal}, key=narrate.natural_key)
+            self.say(f"no legal action starts with {prefix!r}; now you may: {' / '.join(words)}")
         elif prefix or len(shown) <= LEGAL_LIST_LIMIT:
             for i, action in shown:
                 note = note_of(state, action)

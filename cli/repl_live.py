@@ -184,7 +184,7 @@ class LiveRepl(Repl, UiSink):
         hint = getattr(self.driver, "resume_hint", lambda: None)()
         self.confirm = ("leave the game?", LEAVE)
         self.say("The others cannot go on without you until you come back"
-                 + (f"; come back with:\n  {hint}" if hint else ".") + "\ny or quit: leave; anything else: stay.")
+                 + (f"; come back with:\n  {hint}" if hint else ".") + "\ny or quit: leave, else stay.")
         return True
 
     def handle(self, line: str) -> bool:
