@@ -4,7 +4,7 @@ from __future__ import annotations
 from p2p_asv.variants import Variants
 
 FLAGS = {"nine-planets": "nine_planets", "role-play": "role_play", "partnership": "partnership",
-         "advanced": "advanced"}
+         "advanced": "advanced", "captain-rookie": "captain_rookie"}
 
 
 def add_variant_arguments(parser) -> None:

@@ -10,7 +10,8 @@ from .cards import CARD_BY_NAME
 from .engine import legal_actions
 from .search import SearchBot
 from .seeded import SeededRandom
-from .state import GameState
+from .extras import can_fire, laser_targets, nothing_but_tiles
+from .state import MOVE, PLACE_PIECE, GameState
 from .tiles import TILE_BY_ID
 from .view import PlayerView
 
@@ -28,6 +29,20 @@ class RandomBot:
 def _value(name: str) -> int:
     value = CARD_BY_NAME[name].value
     return 0 if value is None else value
+
+
+def laser_ready(state: GameState, seat: int) -> bool:
+    """In phase 2 with nothing done but tiles: one of the seat's armed ships could fire at an
+    opponent's ship in phase 3."""
+    if state.phase != PLACE_PIECE or state.variants.advanced or not nothing_but_tiles(state):
+        return False
+    saved = state.phase
+    state.phase = MOVE
+    try:
+        return any(can_fire(state, s) and any(t.kind == "ship" for t in laser_targets(state, s))
+                   for s in state.ships_of(seat))
+    finally:
+        state.phase = saved
 
 
 def _nearest_ship(state: GameState, seat: int, sq) -> int:
@@ -116,8 +131,8 @@ class GreedyBot:
                 return 20
             case A.Pass():
                 return 0
-            case A.Next():
-                return -1
+            case A.Next():  # keep phase 2 empty when a Laser Beam can hit a ship (SPEC §15.4)
+                return 25 if laser_ready(state, seat) else -1
         return 0
 
     def choose(self, state: GameState, view: PlayerView):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import ChanceDeal, ChanceReveal, ChanceShuffle
 from .checks import require
 from .state import SETUP, GameState
-from .setup import ROLES
+from .setup import ROOKIE_ROLE, role_cards
 from .tiles import TILE_BY_ID
 from .turn import after_tile_revealed, start_turn
 
@@ -38,12 +38,16 @@ def do_reveal(state: GameState, action: ChanceReveal) -> None:
             require(name in TILE_BY_ID, f"{name!r} is not a tile")
     if request.deck == "roles":
         for _, name in action.cards:
-            require(name in ROLES, f"{name!r} is not an explorer")
+            require(name in role_cards(state.variants), f"{name!r} is not a role card")
     for handle, name in action.cards:
         state.names[handle] = name
     if request.deck == "roles":  # dealt face up in seat order
-        for player, (_, name) in zip(state.players, action.cards):
+        for player, (handle, name) in zip(state.players, action.cards):
             player.role = name
+            if name == ROOKIE_ROLE:  # SPEC §15.6: he starts aboard the seat's Star-T ship
+                ship = state.ships_of(player.seat)[0]
+                ship.extras.append(name)
+                ship.extra_cards.append(handle)
     _done(state)
     if request.deck == "tiles":
         for handle, _ in action.cards:

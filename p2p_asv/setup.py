@@ -34,11 +34,14 @@ def _split_piles(handles: list[int]) -> list[list[int]]:
     return piles
 
 
-def port_contents(players: int) -> tuple[str, ...]:
-    """The Space Port deck once each seat has taken its starting Star-T Ship card."""
+def port_contents(players: int, variants: Variants | None = None) -> tuple[str, ...]:
+    """The Space Port deck once each seat has taken its starting Star-T Ship card (and, with
+    the captain_rookie option, without Captain Rookie, who is dealt among the roles)."""
     contents = list(SPACE_PORT_DECK)
     for _ in range(players):
         contents.remove(STARTING_SHIP)
+    if variants is not None and variants.captain_rookie:
+        contents.remove(ROOKIE_ROLE)
     return tuple(contents)
 
 
@@ -50,6 +53,11 @@ def refuel_contents(variants: Variants) -> tuple[str, ...]:
 
 
 ROLES = tuple(n for n in REFUEL_DECK if CARD_BY_NAME[n].category == EXPLORER)
+ROOKIE_ROLE = "Captain Rookie"   # SPEC §15.6: an optional unlucky role
+
+
+def role_cards(variants: Variants) -> tuple[str, ...]:
+    return ROLES + ((ROOKIE_ROLE,) if variants.captain_rookie else ())
 
 
 def new_game(players: int, config: dict | None = None) -> GameState:
@@ -68,7 +76,7 @@ def new_game(players: int, config: dict | None = None) -> GameState:
                       variants=variants)
     tile_handles = _allocate(state, len(SPACE_TILES))
     state.piles = _split_piles(tile_handles)
-    port = port_contents(players)
+    port = port_contents(players, variants)
     refuel = refuel_contents(variants)
     state.decks = {"refuel": _allocate(state, len(refuel)), "port": _allocate(state, len(port)),
                    "junk": [], "quests": _allocate(state, len(QUEST_DECK))}
@@ -87,8 +95,9 @@ def new_game(players: int, config: dict | None = None) -> GameState:
         state.ships[state.next_ship] = Ship(state.next_ship, player.seat, card, STARTING_SHIP, home)
         state.next_ship += 1
     if variants.role_play:  # SPEC §13.3: one explorer each, face up; the rest out of play
-        roles = _allocate(state, len(ROLES))
-        state.pending.append(ChanceRequest("shuffle", "roles", tuple(roles), contents=ROLES))
+        cards = role_cards(variants)
+        roles = _allocate(state, len(cards))
+        state.pending.append(ChanceRequest("shuffle", "roles", tuple(roles), contents=cards))
         state.pending.append(ChanceRequest("reveal", "roles", tuple(roles[:players])))
     for player in state.players:
         hand = state.decks["refuel"][:HAND_SIZE]

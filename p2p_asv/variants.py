@@ -13,6 +13,7 @@ class Variants:
     partnership: bool = False      # Variant 4: seats 0+2 against 1+3, team totals
     advanced: bool = False         # Variant 1: energy points, phases in any order
     tiles_per_turn: int = 0        # 0: the rulebook's 3 (one or two players) or 2
+    captain_rookie: bool = False   # Variant 3 extra: Captain Rookie dealt among the roles (SPEC §15.6)
 
     @classmethod
     def from_config(cls, config: dict | None) -> "Variants":
@@ -26,6 +27,8 @@ class Variants:
             if type(value) is not want:
                 raise ValueError(f"game option {key!r} takes a {want.__name__}, not {value!r}")
         variants = cls(**config)
+        if variants.captain_rookie and not variants.role_play:
+            raise ValueError("captain_rookie is a role-play option: it needs role_play")
         if not 0 <= variants.tiles_per_turn <= MAX_TILES_PER_TURN:
             raise ValueError(f"tiles_per_turn must be 1 to {MAX_TILES_PER_TURN} (0 for the default)")
         return variants
@@ -42,7 +45,7 @@ class Variants:
 
     def plain(self) -> list:
         return [self.nine_planets, self.role_play, self.partnership, self.tiles_per_turn,
-                self.advanced]
+                self.advanced, self.captain_rookie]
 
 
 TEAMS = ((0, 2), (1, 3))  # partnership: partners sit opposite (SPEC §2.3)

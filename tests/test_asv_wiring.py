@@ -99,3 +99,47 @@ def test_binary_system_second_planet_card_is_a_proven_claim():
     state = RULES.new_state(2, {})
     hidden = state.players[0].hand[0]
     assert RULES.revealed_cards(state, 0, f"binary #{hidden}:galileo E-2/0") == [(hidden, "card:Galileo")]
+
+
+def test_pirate_crew_take_over_the_session_reshuffles_the_hand_and_keeps_it_hidden():
+    """SPEC §15.7 over mental poker: the victim's hand is reshuffled under fresh handles, the
+    taker learns only the card taken, the victim learns its new handles, nobody else more."""
+    from p2p_asv import actions as A
+    from p2p_asv.engine import legal_actions
+    from p2p_asv.geometry import parse_square
+    from p2p_asv.state import PLACE_PIECE, PlanetRecord
+    from p2p_asv.tile_model import DEEP, Tile
+    e5 = parse_square("E-5")
+    greedy = [bot_agent("greedy", f"crew/{k}") for k in range(2)]
+
+    def agent_for(k):
+        def choose(state, view):
+            legal = legal_actions(state, view)
+            for wanted in (A.Plunder(1, 2), A.Move(1, e5)):
+                if wanted in legal:
+                    return wanted.text()
+            if state.phase == PLACE_PIECE and A.Next() in legal:
+                return "next"
+            return greedy[k](state, view)
+        return choose
+
+    peers = make_peers(RULES, 2, agent_for=agent_for)
+    _to_first_player_action(peers)
+    for p in peers:   # the same rigged position on every peer: Pirate Crew aboard, a ship to rob
+        s = p.state
+        s.board.place(Tile("t-e5", "planet", 1, (DEEP,) * 4, planets=(1,)), e5, 0, setup=True)
+        s.planets[(e5, 0)] = PlanetRecord(1, False)
+        s.ships[1].extras.append("Pirate Crew")
+        s.ships[1].extra_cards.append(10_000)
+        s.ships[2].square = e5
+    taker, victim = sorted(peers, key=lambda p: p.seat)
+    victim_before = {h: victim.view.known[h] for h in victim.state.players[1].hand}
+    run_until(peers, lambda: "plunder" in taker.state.turn_actions and not taker.state.pending)
+    state = taker.state
+    taken = state.players[0].hand[-1]
+    new_hand = state.players[1].hand
+    assert len({p.state_hash() for p in peers}) == 1
+    assert not set(victim_before) & set(new_hand + [taken])          # all handles are fresh
+    assert sorted([victim.view.known[h] for h in new_hand] + [taker.view.known[taken]]) == \
+        sorted(victim_before.values())                               # the same cards, one moved
+    assert taken not in victim.view.known and not set(new_hand) & set(taker.view.known)

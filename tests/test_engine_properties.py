@@ -124,7 +124,7 @@ def test_refused_actions_are_typed_and_leave_the_state_unchanged(players, seed):
 
 
 VARIANTS = [{"advanced": True}, {"role_play": True}, {"nine_planets": True}, {"tiles_per_turn": 1},
-            {"advanced": True, "role_play": True, "nine_planets": True},
+            {"advanced": True, "role_play": True, "nine_planets": True, "captain_rookie": True},
             {"partnership": True, "advanced": True}]
 
 

@@ -208,3 +208,26 @@ def test_gavins_raiders_move_the_same_ship_twice_and_do_nothing_else():
     other = _advanced("Lord DeWar")
     other.act(A.Move(1, E5))
     assert not any(isinstance(a, A.Move) for a in other.legal())
+
+
+def test_captain_rookie_as_a_role_starts_aboard_the_star_t_ship():
+    """SPEC §15.6: with the captain_rookie option he is one of seven role cards."""
+    from tests.helpers_engine import RiggedDealer
+    from p2p_asv.setup import port_contents
+    from p2p_asv.variants import Variants
+    config = {"role_play": True, "captain_rookie": True}
+    dealer = RiggedDealer(4)
+    dealer.order["roles"] = ["Captain Rookie"]
+    g = Game(2, seed=4, dealer=dealer)
+    g.state = new_game(2, config)
+    g.views = [PlayerView(s) for s in range(2)]
+    g.settle()
+    star_t = g.state.ships_of(0)[0]
+    assert g.state.players[0].role == "Captain Rookie" and star_t.extras == ["Captain Rookie"]
+    assert ship_allowance(star_t) == 0
+    assert "Captain Rookie" not in port_contents(2, Variants.from_config(config))
+    g.tiles()
+    g.act(A.Reassign(star_t.id, 2))                   # got rid of, as the turn's only action
+    assert g.state.ships[2].extras == ["Captain Rookie"]
+    with pytest.raises(ValueError, match="needs role_play"):
+        new_game(2, {"captain_rookie": True})
