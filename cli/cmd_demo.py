@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cli.asv_adapter import AsvRules
+from cli.games import add_game_argument, game_of, game_of_log
 from protocol.session import verify_log
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,7 +22,9 @@ DEMO_TIMEOUT = 900.0        # seconds for the whole game; a 4-peer demo takes we
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--players", type=int, default=4, choices=range(1, 5), metavar="N")
+    add_game_argument(parser)
+    parser.add_argument("--players", type=int, default=4, metavar="N",
+                        help="bot peers: 1-4, space-walk 2-5 (default 4)")
     parser.add_argument("--seed", type=int, default=1, metavar="S",
                         help="seed of the bots' choices (deals always come from a fresh joint shuffle)")
     parser.add_argument("--out", metavar="DIR", default=None,
@@ -39,12 +41,14 @@ def run(args) -> int:
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="asv-demo-"))
     out.mkdir(parents=True, exist_ok=True)
     n = args.players
-    print(f"Amazing Space Venture demo: {n} bot peers as separate processes over TCP on 127.0.0.1")
+    game = game_of(args)
+    game.check_players(n, "asv demo")
+    print(f"{game.title} demo: {n} bot peers as separate processes over TCP on 127.0.0.1")
     print(f"logs in {out}", flush=True)
     start = time.monotonic()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     common = ["--bot", "greedy", "--log-dir", str(out), "--seed", str(args.seed), "--timeout", str(args.timeout)]
-    host = subprocess.Popen(_asv("host", "--seats", str(n), "--name", "peer1", *common),
+    host = subprocess.Popen(_asv("host", "--game", game.key, "--seats", str(n), "--name", "peer1", *common),
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     procs: list[subprocess.Popen] = [host]
     files = []
@@ -84,9 +88,9 @@ def run(args) -> int:
 def verify_all(out: Path, n: int) -> int:
     """Verify every log in `out`; all must be finished, audited and share one head."""
     logs = sorted(out.glob("*.asvlog"))
-    rules, heads, ok = AsvRules(), set(), len(logs) == n
+    heads, ok = set(), len(logs) == n
     for path in logs:
-        report, _ = verify_log(path, rules)
+        report, _ = verify_log(path, game_of_log(path).rules())  # each log names its game
         heads.add(report.head)
         good = report.exit_code == 0
         ok &= good

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from p2p_asv.bots import BOTS
 
+from cli.games import add_game_argument
 from cli.net_args import add_common
 from cli.variant_args import add_variant_arguments
 from cli.net_peer import Printer, exit_code, host_game, run_peer, scoreboard, write_timings
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--seats", type=int, default=2, choices=range(1, 5), metavar="N",
-                        help="players in the game, bots included (default 2)")
+    add_game_argument(parser)
+    parser.add_argument("--seats", type=int, default=2, metavar="N",
+                        help="players in the game, bots included: 1-4, space-walk 2-5 (default 2)")
     parser.add_argument("--bots", type=int, default=0, metavar="N",
                         help="seats filled by bot peers started in this process (default 0)")
     parser.add_argument("--bot-kind", choices=sorted(BOTS), default="greedy",

@@ -31,8 +31,10 @@ class Game:
     def rules(self):
         return getattr(self.module(), self.rules_class)()
 
-    def bot_agent(self, kind: str, seed: str):
-        return self.module().bot_agent(kind, seed)
+    def bot_agent(self, kind: str, seed: str, think: float | None = None):
+        if self.key == "space-walk":   # its bots answer at once: nothing to think about
+            return self.module().bot_agent(kind, seed)
+        return self.module().bot_agent(kind, seed, think=think)
 
     def render(self, state) -> str:
         return self.module().render_board(state)

@@ -168,10 +168,19 @@ def peer_address(args, node) -> str | None:
     return f"{known[0].host}:{known[0].port}" if known else None
 
 
+def recording_rules(game):
+    """The REPL's recording rules for `game` (a cli.games.Game)."""
+    if game.key == "space-walk":
+        from .sw_net import SwRecordingRules
+        return SwRecordingRules()
+    return RecordingRules()
+
+
 def play_networked(args, *, host: bool, input=None, output=None, history=None, color=None,
                    repl_class=LiveRepl, **repl_options) -> int:
     """`asv host` / `asv join` with a human seat: lobby in trio, then the REPL."""
-    rules = RecordingRules()
+    from .games import GAMES, game_of
+    rules = recording_rules(game_of(args) if host else GAMES["asv"])
     printer = Printer(turns=False)
     handoff: queue.Queue = queue.Queue()
     outcome: dict = {}
@@ -183,7 +192,8 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         with trio.CancelScope() as scope:
             outcome["scope"] = scope
             flow = host_game if host else join_game
-            outcome["node"] = await flow(args, printer=printer, ready=ready, rules=rules)
+            more = {} if host else {"rules_for": recording_rules}   # a joiner learns the game (SPEC §47.7)
+            outcome["node"] = await flow(args, printer=printer, ready=ready, rules=rules, **more)
 
     def thread_main() -> None:
         try:
@@ -218,7 +228,13 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
               file=sys.stderr)
         return 1
     printer.out = None                   # from here the REPL tells the story
-    driver = NetDriver(node, token, rules, address=peer_address(args, None))
+    if isinstance(node.rules, RecordingRules):
+        driver = NetDriver(node, token, node.rules, address=peer_address(args, None))
+    else:  # Space Walk: its own driver and (turn-by-turn) REPL (SPEC §48)
+        from .sw_net import SwNetDriver
+        from .sw_repl import SwRepl
+        driver = SwNetDriver(node, token, node.rules, address=peer_address(args, None))
+        repl_class = SwRepl if repl_class is LiveRepl else repl_class
     use_color = use_colour(args.no_color) if color is None else color
     repl = repl_class(driver, color=use_color, input=input, output=output,
                       history=history or default_history(), **repl_options)

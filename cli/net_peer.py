@@ -17,9 +17,9 @@ from typing import Callable, TextIO
 
 import trio
 
-from cli.asv_adapter import AsvRules, bot_agent
+from cli.asv_adapter import AsvRules
+from cli.games import GAMES, Game, by_rules_name, game_of
 from cli.variant_args import config_from
-from p2p_asv.bots import BOTS
 from p2p_asv.geometry import seat_colours
 from p2p_asv.state import TILES
 from protocol.errors import ProtocolError
@@ -100,11 +100,17 @@ def resume_key(log: str) -> str:
     return str(Path(log).with_suffix(".key"))
 
 
+def colours_of(session) -> tuple[str, ...]:
+    """The seat colours of the session's game (SPEC §47.4)."""
+    game = by_rules_name(session.rules.name)
+    return game.seat_colours(session.players) if game is not None else seat_colours(session.players)
+
+
 def scoreboard(session) -> str:
     """The final scoreboard of a finished game, seat by seat, best first."""
     res = session.result()
     n = session.players
-    colours = seat_colours(n)
+    colours = colours_of(session)
     names = [session.names[session.roster.index(k)] for k in session.seat_keys]
     lines = ["Final scoreboard"]
     for seat in sorted(range(n), key=lambda s: -res["scores"][s]):
@@ -149,17 +155,23 @@ class Printer:
         if ev.kind == "hello" and ev.seq == 0:
             self.say(f"game {s.game.hex()} started: {s.players} seats")
         elif ev.kind == "seat-reveal" and s.phase == "key-commit":
-            colours = seat_colours(s.players)
+            colours = colours_of(s)
             seats = ", ".join(f"{colours[i]}: {s.names[s.roster.index(k)]}" for i, k in enumerate(s.seat_keys))
             self.say(f"seats fixed by commit-reveal ({seats}); key setup...")
         elif ev.kind == "key-reveal" and s.phase == "play":
-            self.say("joint key ready; shuffling the decks")
+            self.say("joint key ready" + ("; shuffling the decks" if s.rules.deck_labels() else ""))
         elif ev.kind == "shuffle":
             self.say(f"  {note} by seat {s.seat_of[ev.author] + 1} of {s.players}")
         elif ev.kind == "abort":
             self.say(note)
         elif ev.kind == "open" and s.finished:
             self.say(f"all secrets opened; audit {'passed' if s.audit.passed else 'FAILED: ' + s.audit.reason}")
+        if self.turns and s.phase == "play" and s.rules.name != AsvRules.name:
+            if getattr(s.state, "turns", self._turn) != self._turn and getattr(s.state, "due", "") == "turn":
+                from cli.sw_net import progress_line
+                self._turn = s.state.turns
+                self.say(progress_line(s.state))
+            return
         if self.turns and s.phase == "play" and s.state.phase == TILES and s.state.turn != self._turn:
             self._turn = s.state.turn
             colours = seat_colours(s.players)
@@ -173,14 +185,25 @@ def _options(args, seats: int | None) -> NodeOptions:
                        timeout=args.timeout, seats=seats)
 
 
-def _agent(kind: str | None, tag: str, think: float | None = None):
+def _agent(kind: str | None, tag: str, think: float | None = None, game: Game = GAMES["asv"]):
     if kind is None:
         return None
-    if kind not in BOTS:
-        raise SystemExit(f"asv: unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+    if kind not in game.bots():
+        raise SystemExit(f"asv: unknown {game.title} bot {kind!r}; choose from {', '.join(game.bots())}")
     if think is not None and not think > 0:
         raise SystemExit(f"asv: --think must be a positive number of seconds, not {think:g}")
-    return bot_agent(kind, tag, think=think)
+    return game.bot_agent(kind, tag, think=think)
+
+
+def game_chooser(args, tag: str, rules_for: Callable[[Game], object] | None = None):
+    """A joiner's Node hook (SPEC §47.7): the rules and bot of the game the first hello names."""
+    def choose(name: str):
+        game = by_rules_name(name)
+        if game is None:
+            return None
+        rules = rules_for(game) if rules_for is not None else game.rules()
+        return rules, _agent(args.bot, tag, getattr(args, "think", None), game)
+    return choose
 
 
 async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,
@@ -188,14 +211,16 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     """Open a game, print the invite, fill seats with in-process bot nodes, start when
     the seats are full, play to the end. Returns the host's node."""
     seats = args.seats
-    if not 1 <= seats <= 4 or not 0 <= args.bots < seats:
-        raise SystemExit("asv host: need 1-4 seats and fewer bots than seats")
+    game_kind = game_of(args)
+    if not game_kind.min_players <= seats <= game_kind.max_players or not 0 <= args.bots < seats:
+        raise SystemExit(f"asv host: {game_kind.title} needs {game_kind.min_players}-{game_kind.max_players} "
+                         "seats and fewer bots than seats")
     config = config_from(args) if hasattr(args, "variant") else {}
     identity = make_identity(args.key, args.name or "host")
     game = os.urandom(16)
     keep_fresh_key(identity, args.key, args.log_dir, game)  # only once the options are sound
-    node = Node(identity, rules or AsvRules(), game, args.log_dir, config=config,
-                agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None)),
+    node = Node(identity, rules or game_kind.rules(), game, args.log_dir, config=config,
+                agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None), game_kind),
                 options=_options(args, seats), on_applied=printer.applied, on_note=printer.say)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
@@ -207,9 +232,9 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         if ready is not None:
             ready(node)
         for i in range(args.bots):
-            bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), AsvRules(), game, args.log_dir,
+            bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), game_kind.rules(), game, args.log_dir,
                        agent=_agent(args.bot_kind, f"{args.seed or game.hex()}/{i + 1}",
-                                    getattr(args, "think", None)),
+                                    getattr(args, "think", None), game_kind),
                        options=_options(args, None),
                        on_note=(bot_printer or Printer(None)).say, creator=identity.public_key_bytes)
             bot.options.port = 0
@@ -258,9 +283,15 @@ async def wait_for_start(node: Node, args, printer: Printer) -> list[bytes]:
 
 
 async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,
-                    rules=None) -> Node:
-    """Join through any peer of the game (or rejoin from --resume LOG) and play to the end."""
+                    rules=None, rules_for: Callable[[Game], object] | None = None) -> Node:
+    """Join through any peer of the game (or rejoin from --resume LOG) and play to the end.
+    The game is the one the first hello names (`rules_for(game)` makes its rules, e.g. a
+    recording REPL's); a resumed peer's log names it too."""
     invite = parse_invite(args.address)
+    if args.resume and rules is None:
+        from cli.games import game_of_log
+        resumed = game_of_log(args.resume)
+        rules = rules_for(resumed) if rules_for is not None else resumed.rules()
     rules = rules or AsvRules()
     peer = None
     if args.resume:
@@ -269,7 +300,8 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         if invite.game is not None and invite.game != game:
             raise SystemExit(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
         peer = restore_peer(identity, rules, args.resume,
-                            agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}", getattr(args, "think", None)))
+                            agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}",
+                                         getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]))
         printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")
     else:
         if invite.game is None or invite.creator is None:
@@ -278,10 +310,11 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         identity = make_identity(args.key, args.name or "player")
         game = invite.game
         keep_fresh_key(identity, args.key, args.log_dir, game)
-    node = Node(identity, rules, game, args.log_dir, agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}",
-                                                                 getattr(args, "think", None)),
+    tag = f"{args.seed or game.hex()}/{identity.name}"
+    node = Node(identity, rules, game, args.log_dir,
+                agent=_agent(args.bot, tag, getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]),
                 options=_options(args, None), peer=peer, on_applied=printer.applied, on_note=printer.say,
-                creator=invite.creator)
+                creator=invite.creator, choose_game=game_chooser(args, tag, rules_for))
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
         key = await node.connect(invite.host, invite.port)

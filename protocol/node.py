@@ -111,7 +111,8 @@ class Node:
                  on_applied: Callable[["Node", SignedEvent, str], None] | None = None,
                  on_note: Callable[[str], None] | None = None,
                  make_session: Callable[..., SessionPeer] | None = None,
-                 creator: bytes | str | None = None) -> None:
+                 creator: bytes | str | None = None,
+                 choose_game: Callable[[str], tuple[GameRules, Agent | None] | None] | None = None) -> None:
         self.identity = identity
         self.me = identity.public_key_bytes
         # Whose first hello fixes the roster (SPEC §29.2): a joiner knows the creator's key
@@ -127,6 +128,7 @@ class Node:
         self.on_applied = on_applied
         self.on_note = on_note
         self.make_session = make_session or SessionPeer
+        self.choose_game = choose_game
         self.session: SessionPeer | None = peer
         self.lobby: list[bytes] = [self.me]     # keys in order of arrival (creator's view)
         self.rejected: list[EventError] = []    # events refused (never logged)
@@ -247,6 +249,16 @@ class Node:
         self._open_session(roster, self.config)
         self._changed.set()
 
+    def _adopt_game(self, name) -> None:
+        """A joiner need not know the game in advance (SPEC §47.7): `choose_game(name)` gives
+        the rules and agent for the first hello's rules name, or None to keep this node's own
+        (the session then refuses a game other than its own, as without the hook)."""
+        if self.choose_game is None or not isinstance(name, str) or name == self.rules.name:
+            return
+        chosen = self.choose_game(name)
+        if chosen is not None:
+            self.rules, self.agent = chosen
+
     def _open_session(self, roster: list[bytes], config: dict) -> None:
         if self.me not in roster:
             raise NotInRoster("the game started with a roster that does not hold this peer's key "
@@ -347,6 +359,7 @@ class Node:
                 self.rejected.append(refusal)
                 self.note(f"refused event: {refusal}")
                 return
+            self._adopt_game(ev.body.get("rules"))
             self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
         if ev.seq > self.height:
             self._hold(ev)

@@ -45,7 +45,11 @@ def turn_limit_reached(state: State) -> bool:
 
 def result(state: State) -> dict:
     """Scores (seat order), winners and what is left of each fleet."""
-    return {"scores": list(state.scores) if state.scores is not None else None,
+    empty = emptied_seats(state) if state.over else []
+    breakdown = [{"no ship left": 0} if seat in empty else
+                 {"ships": score(state, seat) - TOKEN_POINTS * state.tokens[seat],
+                  "tokens": TOKEN_POINTS * state.tokens[seat]} for seat in range(state.players)]
+    return {"scores": list(state.scores) if state.scores is not None else None, "breakdown": breakdown,
             "winners": list(state.winners), "end": state.end, "turns": state.turns,
             "variant": state.variant, "tokens": list(state.tokens),
             "ships": [{size: sum(1 for _, r in state.ships_in_orbit(seat) if r == rank)

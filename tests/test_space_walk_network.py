@@ -1,0 +1,94 @@
+"""Space Walk over the network (SPEC §47.7): peers on loopback TCP play to the end; joiners
+learn the game from the first hello; every log verifies and all end at one head."""
+from __future__ import annotations
+
+import os
+from types import SimpleNamespace
+
+import trio
+
+from cli.games import GAMES, game_of_log
+from cli.main import main
+from cli.net_peer import game_chooser, scoreboard
+from cli.sw_adapter import SpaceWalkRules, bot_agent
+from net_helpers import Runner, wait_until
+from protocol.crypto import Identity
+from protocol.node import Node, NodeOptions
+from protocol.session import verify_log
+
+GAME_LIMIT = 90
+
+
+async def test_three_peers_play_space_walk_to_the_end(tmp_path):
+    game = os.urandom(16)
+    options = dict(keepalive=0.5, peer_timeout=5.0)
+    creator = Node(Identity.generate("c"), SpaceWalkRules(), game, tmp_path, agent=bot_agent("random", "t/0"),
+                   options=NodeOptions(seats=3, **options))
+    joiners = []
+    for i in (1, 2):
+        args = SimpleNamespace(bot="random")
+        asv_rules = GAMES["asv"].rules()     # a joiner need not know the game: the hello names it
+        joiners.append(Node(Identity.generate(f"j{i}"), asv_rules, game, tmp_path, agent=None,
+                            options=NodeOptions(**options), choose_game=game_chooser(args, f"t/{i}")))
+    with trio.fail_after(GAME_LIMIT):
+        async with trio.open_nursery() as nursery:
+            runner = Runner(nursery)
+            await runner.start(creator)
+            for node in joiners:
+                await runner.start(node)
+                await node.connect(*creator.mesh.address)
+            creator.start(await creator.wait_lobby_full())
+            nodes = [creator, *joiners]
+            await wait_until(lambda: all(n.over for n in nodes))
+    assert all(n.session.finished and n.session.audit.passed for n in nodes)
+    assert all(n.rules.name == "space-walk/1" for n in nodes)
+    heads = set()
+    for node in nodes:
+        assert game_of_log(node.log_path).key == "space-walk"
+        report, session = verify_log(node.log_path, SpaceWalkRules())
+        assert report.valid and report.finished and report.audit == "passed", report
+        assert session.state.over and 0 in report.scores
+        heads.add(report.head)
+    assert len(heads) == 1
+    windows = [n for n in creator.session.notes if n.startswith("token ")]
+    assert windows, "a random game uses tokens: the out-of-turn response went through the session"
+
+
+def test_asv_host_with_bot_seats_plays_space_walk(tmp_path):
+    code = main(["host", "--game", "space-walk", "--seats", "2", "--bots", "1", "--bot", "random",
+                 "--bot-kind", "random", "--variant", "action-cards", "--log-dir", str(tmp_path), "--quiet"])
+    assert code == 0
+    logs = sorted(tmp_path.glob("*.asvlog"))
+    assert len(logs) == 2
+    for log in logs:
+        report, session = verify_log(log, SpaceWalkRules())
+        assert report.exit_code == 0 and session.state.action_cards
+        board = scoreboard(session)
+        assert "Winner:" in board and ("blue" in board and "yellow" in board)
+
+
+def test_the_repl_seat_plays_space_walk_over_the_network(tmp_path):
+    """`asv host --game space-walk` with a human seat: the Space Walk REPL drives the seat
+    through the node against a bot peer, past the placement round into play (SPEC §48)."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from cli.main import build_parser
+    from cli.net_driver import play_networked
+    from test_space_walk_repl import ScriptedSwRepl
+
+    args = build_parser().parse_args(["host", "--game", "space-walk", "--seats", "2", "--bots", "1",
+                                      "--bot-kind", "random", "--name", "alice", "--log-dir", str(tmp_path)])
+    script = ["help rules", "board"]
+    with create_pipe_input() as pipe:
+        code = play_networked(args, host=True, input=pipe, color=False,
+                              repl_class=lambda driver, **kw: ScriptedSwRepl(
+                                  driver, pipe, lambda repl: script.pop(0) if script else
+                                  ("quit" if repl.driver.state().turns >= 4 else "1")))
+    repl = play_networked.last_repl
+    text = "\n".join(repl.transcript)
+    assert "only ships still in orbit score" in text and "14 (@) hole" in text
+    assert "(bot1-random): place" in text and "you: place" in text and "you: move" in text
+    if code == 1:   # the human left mid-game: its log is a valid prefix
+        assert "left the game" in text
+    for log in tmp_path.glob("*.asvlog"):
+        assert verify_log(log, SpaceWalkRules())[0].valid
