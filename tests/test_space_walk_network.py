@@ -29,7 +29,8 @@ async def test_three_peers_play_space_walk_to_the_end(tmp_path):
         args = SimpleNamespace(bot="random")
         asv_rules = GAMES["asv"].rules()     # a joiner need not know the game: the hello names it
         joiners.append(Node(Identity.generate(f"j{i}"), asv_rules, game, tmp_path, agent=None,
-                            options=NodeOptions(**options), choose_game=game_chooser(args, f"t/{i}")))
+                            options=NodeOptions(**options), choose_game=game_chooser(args, f"t/{i}"),
+                            creator=creator.identity.fingerprint))
     with trio.fail_after(GAME_LIMIT):
         async with trio.open_nursery() as nursery:
             runner = Runner(nursery)
