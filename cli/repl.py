@@ -171,13 +171,14 @@ class Repl(InfoCommands):
                             status=" · ".join(self.status_items.values()), letters=not self.color)
         return ft if self.color else render.plain(ft)
 
-    def board_text(self) -> FormattedText:
+    def board_text(self, size: str = "") -> FormattedText:
+        """The board, compact on a terminal too short for the full one unless `size` says."""
         state = self.driver.state()
-        compact = self.height() < render.FULL_BOARD_ROWS
+        compact = size == "compact" or (size != "full" and self.height() < render.FULL_BOARD_ROWS)
         return render.board(state, tuple(state.placed_this_turn), compact=compact, letters=not self.color)
 
-    def show_board(self) -> None:
-        ft = self.board_text()
+    def show_board(self, size: str = "") -> None:
+        ft = self.board_text(size)
         self._shown_board = render.plain(ft)
         self.say(ft)
 
@@ -306,7 +307,11 @@ class Repl(InfoCommands):
         if word == "help":
             self.help(rest.strip())
         elif word == "board":
-            self.show_board()
+            size = rest.strip().lower()
+            if size not in ("", "full", "compact"):
+                self.say("board, board full or board compact", "fg:ansired")
+            else:
+                self.show_board(size)
         elif word == "hand":
             self.say(render.hand(self.driver.state(), self.driver.view()))
         elif word == "scores":

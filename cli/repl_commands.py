@@ -21,7 +21,7 @@ COMMANDS = {
     "help": "help                list commands and the action notation\n"
             "help rules          the game in short; also help move, help station, help ships ...\n"
             "help NAME | help #N a card's effect (help water, help #81), a tile id or a quest",
-    "board": "board               draw the board",
+    "board": "board [full|compact] draw the board (compact, one line a square, on a short terminal)",
     "hand": "hand                your cards, quests and the tiles you still have to place",
     "scores": "scores              scores, hands, ships and pieces of every seat",
     "legal": "legal [PREFIX]      the actions you may take now (those starting with PREFIX),\n"

@@ -404,3 +404,19 @@ def test_the_prompt_names_whose_turn_and_asks_the_question():
     state.discovery.discoverer = 1
     state.discovery.stage = "explorer"
     assert prompt(state, 1, [Pass()]) == "you discovered J-5: play an explorer? explorer #N / pass> "
+
+
+def test_board_sizes_and_history(pipe):
+    """SPEC §31.6: board full / board compact on demand; history repeats what happened."""
+    driver = LocalGame(2, 0, seed=3)
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    repl.catch_up()
+    for line in ("board full", "board compact", "board huge", "history 3", "history"):
+        repl.handle(line)
+    text = said(repl)
+    lines = text.splitlines()
+    assert sum(line.startswith("    A    B") for line in lines) == 2        # full: header and footer
+    assert sum(line.startswith("   A    B") for line in lines) == 1         # compact: header only
+    assert "board, board full or board compact" in text
+    recent = repl.happened[-3:]
+    assert len(recent) == 3 and "\n".join(recent) in text
