@@ -56,7 +56,12 @@ class LocalGame:
         return self._views[self.seat]
 
     def legal(self) -> list:
-        return legal_actions(self._state, self.view())
+        """Legal actions of this seat, computed once per state: the prompt and the toolbar
+        ask on every redraw."""
+        key = (id(self._state), self._state.step)
+        if getattr(self, "_legal_key", None) != key:
+            self._legal_key, self._legal = key, legal_actions(self._state, self.view())
+        return self._legal
 
     def is_over(self) -> bool:
         return self._state.over

@@ -84,7 +84,12 @@ class NetDriver:
         return self._snap[3]
 
     def legal(self) -> list:
-        return legal_actions(self.state(), self.view()) if self._snap[2] else []
+        """Legal actions of this seat, once per snapshot (the prompt asks on every redraw)."""
+        snap = self._snap
+        if getattr(self, "_legal_of", None) is not snap:
+            self._legal = legal_actions(snap[0], snap[1]) if snap[2] else []
+            self._legal_of = snap
+        return self._legal
 
     def submit(self, action) -> None:
         """Check the action on a copy (EngineError says why, nothing changes), then write it."""

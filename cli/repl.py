@@ -201,9 +201,12 @@ class Repl(InfoCommands):
     def run(self) -> int:
         self.welcome()
         self.catch_up()
+        seen_step = None
         while not self.driver.is_over():
-            if render.plain(self.board_text()) != self._shown_board:
+            step = self.driver.state().step
+            if step != seen_step and render.plain(self.board_text()) != self._shown_board:
                 self.show_board()
+            seen_step = step
             try:
                 line = self.read_line()
             except KeyboardInterrupt:

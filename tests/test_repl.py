@@ -255,11 +255,9 @@ def first_legal(repl: Repl) -> str:
 def test_a_whole_game_through_the_repl_typing_the_first_legal_action():
     for players, seat, seed in ((4, 1, 3), (2, 0, 8)):
         driver = LocalGame(players, seat, seed=seed, bots="greedy")
-        started = time.monotonic()
-        with create_pipe_input() as pipe:
+        with create_pipe_input() as pipe:   # speed is benchmarks' business; MAX_LINES stops a loop
             repl = ScriptedRepl(driver, pipe, first_legal, color=True)
             assert repl.run() == 0
-        assert time.monotonic() - started < 30
         state = driver.state()
         assert state.over and state.winners
         text = said(repl)
