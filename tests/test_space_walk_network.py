@@ -93,3 +93,19 @@ def test_the_repl_seat_plays_space_walk_over_the_network(tmp_path):
         assert "left the game" in text
     for log in tmp_path.glob("*.asvlog"):
         assert verify_log(log, SpaceWalkRules())[0].valid
+
+
+def test_asv_demo_plays_space_walk_between_processes(tmp_path):
+    """SPEC §47.8: host and joiner processes over TCP; the joiner learns the game from the
+    hello; every log verifies with one head."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "cli.main", "demo", "--game", "space-walk", "--players", "2",
+                           "--out", str(tmp_path)], cwd=root, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Space Walk demo" in done.stdout and "to move" in done.stdout and "Winner:" in done.stdout
+    assert "verdict: all 2 logs valid with the same head" in done.stdout
+    assert all(game_of_log(p).key == "space-walk" for p in tmp_path.glob("*.asvlog"))

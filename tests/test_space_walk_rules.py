@@ -163,3 +163,16 @@ def test_same_games_same_hashes_under_any_hash_seed():
                              text=True, timeout=120, check=True)
         runs.append(json.loads(out.stdout))
     assert runs[0] == runs[1] and len(set(runs[0])) == 3
+
+
+def test_turn_limit_ends_a_game_that_would_not_end():
+    """SPEC §45.3: a regular turn that would begin after 100 rounds ends the game instead."""
+    state = position(2, {2: ["BL"], 9: ["YM"]})
+    state.tokens = [0, 0]
+    state.turns = 100 * 2
+    apply_text(state, 0, "move 2")
+    assert state.over and state.end == "the turn limit was reached" and state.scores == [4, 3]
+    state = position(2, {2: ["BL"], 9: ["YM"]})
+    state.tokens, state.turns = [0, 0], 100 * 2 - 1
+    apply_text(state, 0, "move 2")
+    assert not state.over and to_move(state) == 1
