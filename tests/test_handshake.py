@@ -14,6 +14,8 @@ from protocol.net import (
     PeerRefused, ReplayedNonce, UnknownGame, VersionMismatch, handshake, transcript,
 )
 from protocol.crypto import Identity
+from protocol.net.handshake import key_schedule_hash
+from protocol.net.secure import Ephemeral, derive_keys
 
 GAME = bytes(range(16))
 ALICE = Identity.from_seed(b"a" * 32, "alice")
@@ -112,8 +114,18 @@ async def test_admit_hook_refuses_a_duplicate_before_ok():
 
 # ---------------------------------------------------------------- hand-made peers
 
-def hello(identity, nonce, *, v=TRANSPORT_VERSION, game=GAME, port=0):
-    return {"t": "hello", "v": v, "game": game, "key": identity.public_key_bytes, "nonce": nonce, "port": port}
+def hello(identity, nonce, eph=None, *, v=TRANSPORT_VERSION, game=GAME, port=0):
+    eph = eph or Ephemeral()
+    return {"t": "hello", "v": v, "game": game, "key": identity.public_key_bytes, "nonce": nonce,
+            "eph": eph.public, "port": port}
+
+
+def secure(fs, eph, publics, *, dialer):
+    """The hand-made side switches to sealed frames as a real one does (SPEC §28.11)."""
+    peer_eph = publics[6] if dialer else publics[3]
+    keys = derive_keys(eph.exchange(peer_eph), key_schedule_hash(*publics), dialer=dialer)
+    fs.secure_sending(keys.send)
+    fs.secure_receiving(keys.receive)
 
 
 async def raw_vs(role, script, **kwargs):
@@ -141,23 +153,26 @@ async def raw_vs(role, script, **kwargs):
 
 async def test_wrong_version_refused_with_the_supported_version():
     async def script(fs):
-        await fs.send_message({"t": "hello", "v": 2, "future": "field"})
+        await fs.send_message({"t": "hello", "v": 3, "future": "field"})
         return await fs.receive_message()
     real, reply = await raw_vs(LISTENER, script)
     assert isinstance(real, VersionMismatch)
     assert reply["t"] == "error" and reply["code"] == "version"
-    assert reply["msg"] == "transport version 2 is not supported; this peer speaks version 1"
+    assert reply["msg"] == "transport version 3 is not supported; this peer speaks version 2"
 
 
 async def test_bad_dialer_signature_refused():
     dn = b"\x01" * 32
 
     async def script(fs):
-        await fs.send_message(hello(ALICE, dn))
+        eph = Ephemeral()
+        await fs.send_message(hello(ALICE, dn, eph))
         their = await fs.receive_message()
+        publics = (GAME, ALICE.public_key_bytes, dn, eph.public, their["key"], their["nonce"], their["eph"])
+        secure(fs, eph, publics, dialer=True)
         await fs.receive_message()                      # their auth
         # reflect: sign the listener's transcript instead of the dialer's
-        t = transcript(LISTENER, GAME, ALICE.public_key_bytes, dn, their["key"], their["nonce"])
+        t = transcript(LISTENER, *publics)
         await fs.send_message({"t": "auth", "sig": ALICE.sign(t)})
         return await fs.receive_message()
     real, reply = await raw_vs(LISTENER, script)
@@ -169,9 +184,12 @@ async def test_bad_listener_signature_refused():
     async def script(fs):
         theirs = await fs.receive_message()
         ln = b"\x02" * 32
-        await fs.send_message(hello(ALICE, ln))
+        eph = Ephemeral()
+        await fs.send_message(hello(ALICE, ln, eph))
+        publics = (GAME, theirs["key"], theirs["nonce"], theirs["eph"], ALICE.public_key_bytes, ln, eph.public)
+        secure(fs, eph, publics, dialer=False)
         # signed by Mallory though the hello says Alice
-        t = transcript(LISTENER, GAME, theirs["key"], theirs["nonce"], ALICE.public_key_bytes, ln)
+        t = transcript(LISTENER, *publics)
         await fs.send_message({"t": "auth", "sig": MALLORY.sign(t)})
         return await fs.receive_message()
     real, reply = await raw_vs(DIALER, script)
@@ -184,10 +202,13 @@ async def test_replayed_hello_nonce_refused():
     nonce = b"\x03" * 32
 
     async def honest(fs):
-        await fs.send_message(hello(ALICE, nonce))
+        eph = Ephemeral()
+        await fs.send_message(hello(ALICE, nonce, eph))
         their = await fs.receive_message()
+        publics = (GAME, ALICE.public_key_bytes, nonce, eph.public, their["key"], their["nonce"], their["eph"])
+        secure(fs, eph, publics, dialer=True)
         await fs.receive_message()
-        t = transcript(DIALER, GAME, ALICE.public_key_bytes, nonce, their["key"], their["nonce"])
+        t = transcript(DIALER, *publics)
         await fs.send_message({"t": "auth", "sig": ALICE.sign(t)})
         return await fs.receive_message()
 
@@ -235,16 +256,17 @@ async def test_silent_peer_times_out_and_is_told():
 
 
 def test_transcript_bytes_and_roles():
-    args = (GAME, b"D" * 32, b"d" * 32, b"L" * 32, b"l" * 32)
+    args = (GAME, b"D" * 32, b"d" * 32, b"E" * 32, b"L" * 32, b"l" * 32, b"F" * 32)
     t = transcript(DIALER, *args)
-    assert t.startswith(HANDSHAKE_DOMAIN) and HANDSHAKE_DOMAIN == b"p2p-asv/handshake/v1\x00"
+    assert t.startswith(HANDSHAKE_DOMAIN) and HANDSHAKE_DOMAIN == b"p2p-asv/handshake/v2\x00"
     assert codec.decode(t[len(HANDSHAKE_DOMAIN):]) == {
-        "v": 1, "game": GAME, "role": "dialer", "dk": b"D" * 32, "dn": b"d" * 32,
-        "lk": b"L" * 32, "ln": b"l" * 32}
+        "v": 2, "game": GAME, "role": "dialer", "dk": b"D" * 32, "dn": b"d" * 32, "de": b"E" * 32,
+        "lk": b"L" * 32, "ln": b"l" * 32, "le": b"F" * 32}
     assert transcript(LISTENER, *args) != t
-    # a known answer, so that another implementation can check its bytes
+    # a known answer, so that another implementation can check its bytes (SPEC §28.4)
     assert hashlib.sha256(t).hexdigest() == hashlib.sha256(
-        HANDSHAKE_DOMAIN + b"\x87\xa1v\x01\xa2dk\xc4\x20" + b"D" * 32 + b"\xa2dn\xc4\x20" + b"d" * 32
+        HANDSHAKE_DOMAIN + b"\x89\xa1v\x02\xa2de\xc4\x20" + b"E" * 32 + b"\xa2dk\xc4\x20" + b"D" * 32
+        + b"\xa2dn\xc4\x20" + b"d" * 32 + b"\xa2le\xc4\x20" + b"F" * 32
         + b"\xa2lk\xc4\x20" + b"L" * 32 + b"\xa2ln\xc4\x20" + b"l" * 32 + b"\xa4game\xc4\x10" + GAME
         + b"\xa4role\xa6dialer").hexdigest()
     with pytest.raises(ValueError):

@@ -8,6 +8,7 @@ import pytest
 import trio
 
 from protocol import codec
+from protocol.net.secure import TAG_SIZE
 from protocol.errors import Equivocation
 from protocol.log.events import ZERO_HASH, Chain, MalformedEvent, sign_event
 from protocol.net import (
@@ -232,9 +233,11 @@ async def test_oversized_frame_is_refused_from_its_header():
             started = await three_linked(stack)
             a, ra = started[0]
             fs = await raw_peer(IDS[3], a)
-            await fs.stream.send_all(struct.pack(">I", a.max_frame + 1) + b"x" * 1000)
+            # a sealed frame may be the tag's 16 bytes longer than the payload limit (SPEC §28.11)
+            too_long = a.max_frame + TAG_SIZE + 1
+            await fs.stream.send_all(struct.pack(">I", too_long) + b"x" * 1000)
             reply = await error_frame(fs)
-            assert reply["code"] == "too-large" and str(a.max_frame + 1) in reply["msg"]
+            assert reply["code"] == "too-large" and str(too_long) in reply["msg"]
             await wait_until(lambda: ra.down)
             assert isinstance(ra.down[0][1], FrameTooLarge)
             await fs.aclose()

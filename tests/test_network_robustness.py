@@ -124,7 +124,7 @@ async def test_a_flood_of_catch_up_requests_drops_the_flooder_only():
             b, rb = await start(stack, IDS[1])
             await b.connect(*a.address)
             fs = await raw_peer(IDS[2], a)
-            flood = b"".join(len(p).to_bytes(4, "big") + p for p in
+            flood = b"".join(fs.seal_frame(len(p).to_bytes(4, "big") + p) for p in
                              (codec.encode({"t": "since", "id": i, "from": 0}) for i in range(2000)))
             await fs.stream.send_all(flood)               # and never read the answers
             await wait_until(lambda: any(isinstance(e, Flooding) for _, e in ra.down))

@@ -143,9 +143,10 @@ def test_malformed_payloads(payload, why):
     ({"t": "since", "id": True, "from": 0}, MalformedFrame, '"id" must be int'),
     ({"t": "batch", "id": 1, "wires": [b"a", "b"], "more": False}, MalformedFrame, "list of bin"),
     ({"t": "batch", "id": 1, "wires": [], "more": 0}, MalformedFrame, '"more" must be bool'),
-    ({"t": "hello", "v": 1, "game": b"g" * 15, "key": b"k" * 32, "nonce": b"n" * 32, "port": 0},
+    ({"t": "hello", "v": 1, "game": b"g" * 15, "key": b"k" * 32, "nonce": b"n" * 32, "eph": b"e" * 32, "port": 0},
      MalformedFrame, "bin of 16 or 32 bytes"),
-    ({"t": "hello", "v": 1, "game": b"g" * 16, "key": b"k" * 32, "nonce": b"n" * 32, "port": 70000},
+    ({"t": "hello", "v": 1, "game": b"g" * 16, "key": b"k" * 32, "nonce": b"n" * 32, "eph": b"e" * 32,
+          "port": 70000},
      MalformedFrame, '"port"'),
     ({"t": "peers", "peers": [{"key": b"k" * 32, "host": "h", "port": 0}]}, MalformedFrame, '"peers"'),
     ({"t": "peers", "peers": [{"key": b"k" * 32, "host": "h"}]}, MalformedFrame, '"peers"'),
@@ -160,7 +161,8 @@ def test_message_schemas(msg, cls, why):
 
 def test_every_schema_accepts_a_well_formed_example():
     examples = {
-        "hello": {"v": 1, "game": b"g" * 32, "key": b"k" * 32, "nonce": b"n" * 32, "port": 65535},
+        "hello": {"v": 1, "game": b"g" * 32, "key": b"k" * 32, "nonce": b"n" * 32, "eph": b"e" * 32,
+                  "port": 65535},
         "auth": {"sig": b"s" * 64}, "ok": {}, "error": {"code": "key", "msg": "no"}, "ping": {},
         "event": {"wire": b"w"}, "peers": {"peers": []}, "since": {"id": 0, "from": 12},
         "batch": {"id": 3, "wires": [b"a", b"b"], "more": True},

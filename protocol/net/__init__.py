@@ -23,7 +23,7 @@ from protocol.net.handshake import (
 from protocol.net.mesh import DEFAULT_KEEPALIVE, DEFAULT_PEER_TIMEOUT, Mesh, PeerAddress, open_mesh
 from protocol.net.messages import SCHEMAS, check
 from protocol.net.errors import (
-    BadEventWire, CannotListen, CatchupTimeout, ConnectionClosed, DuplicateConnection, FrameTooLarge,
+    BadEventWire, CannotListen, CatchupTimeout, ConnectionClosed, DuplicateConnection, FrameAuthError, FrameTooLarge,
     HandshakeError, HandshakeSignatureError, HandshakeTimeout, KeyNotAllowed, MalformedFrame,
     NotConnected, PeerRefused, PeerTimeout, ReplayedNonce, SendQueueFull, TransportError,
     UnknownGame, UnknownMessageType, VersionMismatch, Flooding,
@@ -35,7 +35,7 @@ __all__ = [
     "TRANSPORT_VERSION", "DIALER", "LISTENER",
     "Mesh", "open_mesh", "PeerAddress", "DEFAULT_KEEPALIVE", "DEFAULT_PEER_TIMEOUT",
     "SCHEMAS", "check",
-    "TransportError", "FrameTooLarge", "ConnectionClosed", "MalformedFrame", "UnknownMessageType",
+    "TransportError", "FrameTooLarge", "FrameAuthError", "ConnectionClosed", "MalformedFrame", "UnknownMessageType",
     "HandshakeError", "VersionMismatch", "UnknownGame", "KeyNotAllowed", "HandshakeSignatureError",
     "ReplayedNonce", "DuplicateConnection", "HandshakeTimeout", "PeerRefused", "PeerTimeout",
     "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout", "CannotListen", "Flooding",

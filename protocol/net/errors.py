@@ -9,7 +9,7 @@ from __future__ import annotations
 from protocol.errors import BadSignature, ProtocolError
 
 __all__ = [
-    "TransportError", "FrameTooLarge", "ConnectionClosed", "MalformedFrame", "UnknownMessageType",
+    "TransportError", "FrameTooLarge", "FrameAuthError", "ConnectionClosed", "MalformedFrame", "UnknownMessageType",
     "HandshakeError", "VersionMismatch", "UnknownGame", "KeyNotAllowed", "HandshakeSignatureError",
     "ReplayedNonce", "DuplicateConnection", "HandshakeTimeout", "PeerRefused", "PeerTimeout",
     "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout", "CannotListen", "Flooding",
@@ -68,6 +68,12 @@ class UnknownMessageType(MalformedFrame):
     """A frame's "t" names no message type of this protocol version."""
 
     code = "unknown-type"
+
+
+class FrameAuthError(TransportError):
+    """A frame after the handshake failed to authenticate under the connection's key
+    (flipped, injected, replayed, reordered or dropped bytes): the connection ends."""
+    code = "frame-auth"
 
 
 class HandshakeError(TransportError):

@@ -2,7 +2,9 @@
 
     frame = length (4 bytes, big-endian, unsigned) ‖ payload (length bytes)
 
-Each payload is one canonical codec map (SPEC §21) with a str field "t" naming the
+After the handshake every payload is sealed with ChaCha20-Poly1305 under the connection's
+keys (`secure`, SPEC §28.11): the length then counts the 16-byte tag too, and the header is
+the associated data. Each payload (once opened) is one canonical codec map (SPEC §21) with a str field "t" naming the
 message type; `protocol.net.messages` checks the rest. The limit applies to the payload;
 a length over it is refused from the 4 header bytes, before anything is buffered.
 """
@@ -16,8 +18,9 @@ import trio
 from protocol import codec
 from protocol.errors import CodecError
 from protocol.net.errors import (
-    LOCAL, ConnectionClosed, FrameTooLarge, MalformedFrame, TransportError,
+    LOCAL, ConnectionClosed, FrameAuthError, FrameTooLarge, MalformedFrame, TransportError,
 )
+from protocol.net.secure import TAG_SIZE, FrameOpener, FrameSealer
 
 __all__ = ["FramedStream", "encode_frame", "DEFAULT_MAX_FRAME", "HEADER_SIZE", "MAX_FRAME_DEPTH"]
 
@@ -53,14 +56,57 @@ class FramedStream:
         self._buffer = bytearray()
         self._send_lock = trio.Lock()
         self._closed = False
+        self._sealer: FrameSealer | None = None
+        self._opener: FrameOpener | None = None
+        self._plain_error_allowed = False
+        self._send_broken = False
+
+    # ------------------------------------------------------------------- encryption
+
+    def secure_sending(self, key: bytes) -> None:
+        """Seal every frame sent from now on under `key` (SPEC §28.11)."""
+        self._sealer = FrameSealer(key)
+
+    def secure_receiving(self, key: bytes, *, plain_error_first: bool = False) -> None:
+        """Open every frame received from now on under `key`. With `plain_error_first`, the
+        next frame may instead be a plaintext `error` (the peer refused our hello before it
+        had keys): the only plaintext the handshake still accepts."""
+        self._opener = FrameOpener(key)
+        self._plain_error_allowed = plain_error_first
+
+    def seal_frame(self, frame: bytes) -> bytes:
+        """A plain frame (header ‖ payload) as it goes on the wire now: sealed under the next
+        counter once sending is secured. The caller writes it, in this order."""
+        if self._sealer is None:
+            return frame
+        header = _HEADER.pack(len(frame) - HEADER_SIZE + TAG_SIZE)
+        return header + self._sealer.seal(header, frame[HEADER_SIZE:])
+
+    @property
+    def secured(self) -> bool:
+        return self._sealer is not None and self._opener is not None
 
     # ------------------------------------------------------------------------ bytes
 
     async def send_frame(self, payload: bytes) -> None:
         frame = encode_frame(bytes(payload), max_frame=self.max_frame)
         async with self._send_lock:
+            if self._send_broken:
+                raise ConnectionClosed("cannot send: an earlier sealed frame was cut off",
+                                       peer=self.peer)
+            if self._sealer is not None:
+                # A send cancelled before it starts must not burn a frame counter: check first,
+                # then seal and start writing with no checkpoint in between. Sealing under the
+                # lock keeps the counters in send order.
+                await trio.lowlevel.checkpoint_if_cancelled()
+                frame = self.seal_frame(frame)
             try:
                 await self.stream.send_all(frame)
+            except trio.Cancelled:
+                # cut off mid-write (or blocked before any byte): the peer can no longer
+                # open the frames that would follow, so nothing more is sent on this stream
+                self._send_broken = self._sealer is not None
+                raise
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 raise ConnectionClosed(f"cannot send: {exc or type(exc).__name__}",
                                        peer=self.peer) from None
@@ -86,12 +132,23 @@ class FramedStream:
         or FrameTooLarge (the length prefix is over the limit; side "remote")."""
         await self._fill(HEADER_SIZE, False)
         (length,) = _HEADER.unpack_from(self._buffer)
-        if length > self.max_frame:
-            raise FrameTooLarge(length, self.max_frame, peer=self.peer)
+        limit = self.max_frame + (TAG_SIZE if self._opener is not None else 0)
+        if length > limit:
+            raise FrameTooLarge(length, limit, peer=self.peer)
         await self._fill(HEADER_SIZE + length, True)
+        header = bytes(self._buffer[:HEADER_SIZE])
         payload = bytes(self._buffer[HEADER_SIZE:HEADER_SIZE + length])
         del self._buffer[:HEADER_SIZE + length]
-        return payload
+        if self._opener is None:
+            return payload
+        plain_error_allowed, self._plain_error_allowed = self._plain_error_allowed, False
+        opened = self._opener.open(header, payload)
+        if opened is not None:
+            return opened
+        if plain_error_allowed and _is_plain_error(payload):
+            return payload
+        raise FrameAuthError("a frame failed to authenticate under the connection key "
+                             "(altered, injected, replayed or reordered bytes)", peer=self.peer)
 
     # --------------------------------------------------------------------- messages
 
@@ -141,6 +198,14 @@ class FramedStream:
         if not self._closed:
             self._closed = True
             await trio.aclose_forcefully(self.stream)
+
+
+def _is_plain_error(payload: bytes) -> bool:
+    try:
+        msg = codec.decode(payload, max_depth=MAX_FRAME_DEPTH)
+    except CodecError:
+        return False
+    return isinstance(msg, dict) and msg.get("t") == "error"
 
 
 def decode_message(payload: bytes, *, max_frame: int = DEFAULT_MAX_FRAME,

@@ -1,15 +1,20 @@
-"""Mutual authentication of two peers by their identity keys (SPEC §28.4).
+"""Mutual authentication of two peers by their identity keys, then keys for encrypted
+frames (SPEC §28.4, §28.11).
 
-    dialer  -> listener : hello {v, game, key, nonce, port}
-    listener -> dialer  : hello {v, game, key, nonce, port}, auth {sig}
-    dialer  -> listener : auth {sig}
-    listener -> dialer  : ok {}
+    dialer   -> listener : hello {v, game, key, nonce, eph, port}
+    listener -> dialer   : hello {v, game, key, nonce, eph, port}
+    -------- from here on every frame is sealed (ChaCha20-Poly1305) --------
+    listener -> dialer   : auth {sig}
+    dialer   -> listener : auth {sig}
+    listener -> dialer   : ok {}
 
 Each `sig` is the sender's Ed25519 signature over `transcript(role, ...)`: a domain tag
-and a canonical map of both keys, both nonces, the game id, the version and the
-signer's role. So a signature answers this connection's fresh nonces only, and cannot
-be reflected (the role differs) or moved to another game. Any refusal is sent to the
-other side as an error frame before closing.
+and a canonical map of both identity keys, both nonces, both ephemeral X25519 keys, the
+game id, the version and the signer's role. So a signature answers this connection's
+fresh nonces and ephemeral keys only, cannot be reflected (the role differs) or moved to
+another game, and a party in the middle that swapped an ephemeral key cannot sign for it.
+The frame keys come from the X25519 secret and the hash of the public transcript. Any
+refusal is sent to the other side as an error frame before closing.
 """
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ from protocol import codec
 from protocol.net import messages
 from protocol.errors import BadSignature
 from protocol.net.framing import FramedStream
+from protocol.net.secure import ChannelKeys, Ephemeral, derive_keys
 from protocol.crypto import Identity, WeakPublicKey, check_public_key, fingerprint, verify
 from protocol.net.errors import (
     HandshakeSignatureError, HandshakeTimeout, KeyNotAllowed, MalformedFrame, PeerRefused,
@@ -37,10 +43,12 @@ from protocol.net.errors import (
 __all__ = [
     "handshake", "transcript", "Authenticated", "NonceCache", "HANDSHAKE_DOMAIN",
     "TRANSPORT_VERSION", "DIALER", "LISTENER", "DEFAULT_HANDSHAKE_TIMEOUT", "AllowedKeys",
+    "key_schedule_hash", "KEYS_DOMAIN",
 ]
 
-HANDSHAKE_DOMAIN = b"p2p-asv/handshake/v1\x00"
-TRANSPORT_VERSION = 1
+HANDSHAKE_DOMAIN = b"p2p-asv/handshake/v2\x00"
+KEYS_DOMAIN = b"p2p-asv/transport-keys/v2\x00"
+TRANSPORT_VERSION = 2
 DIALER = "dialer"
 LISTENER = "listener"
 DEFAULT_HANDSHAKE_TIMEOUT = 10.0
@@ -50,17 +58,32 @@ AllowedKeys = Callable[[bytes], "bool | Awaitable[bool]"]
 Admit = Callable[[bytes, bytes], "TransportError | None"]
 
 
-def transcript(role: str, game: bytes, dialer_key: bytes, dialer_nonce: bytes,
-               listener_key: bytes, listener_nonce: bytes) -> bytes:
+def _public_values(game: bytes, dialer_key: bytes, dialer_nonce: bytes, dialer_eph: bytes,
+                   listener_key: bytes, listener_nonce: bytes, listener_eph: bytes) -> dict:
+    return {
+        "v": TRANSPORT_VERSION, "game": bytes(game),
+        "dk": bytes(dialer_key), "dn": bytes(dialer_nonce), "de": bytes(dialer_eph),
+        "lk": bytes(listener_key), "ln": bytes(listener_nonce), "le": bytes(listener_eph),
+    }
+
+
+def transcript(role: str, game: bytes, dialer_key: bytes, dialer_nonce: bytes, dialer_eph: bytes,
+               listener_key: bytes, listener_nonce: bytes, listener_eph: bytes) -> bytes:
     """The bytes a peer in `role` signs (SPEC §28.4):
-    HANDSHAKE_DOMAIN ‖ encode({"dk", "dn", "game", "lk", "ln", "role", "v"})."""
+    HANDSHAKE_DOMAIN ‖ encode({"de", "dk", "dn", "game", "le", "lk", "ln", "role", "v"})."""
     if role not in (DIALER, LISTENER):
         raise ValueError(f"role must be {DIALER!r} or {LISTENER!r}")
-    return HANDSHAKE_DOMAIN + codec.encode({
-        "v": TRANSPORT_VERSION, "game": bytes(game), "role": role,
-        "dk": bytes(dialer_key), "dn": bytes(dialer_nonce),
-        "lk": bytes(listener_key), "ln": bytes(listener_nonce),
-    })
+    values = _public_values(game, dialer_key, dialer_nonce, dialer_eph,
+                            listener_key, listener_nonce, listener_eph)
+    return HANDSHAKE_DOMAIN + codec.encode({**values, "role": role})
+
+
+def key_schedule_hash(game: bytes, dialer_key: bytes, dialer_nonce: bytes, dialer_eph: bytes,
+                      listener_key: bytes, listener_nonce: bytes, listener_eph: bytes) -> bytes:
+    """SHA-256(KEYS_DOMAIN ‖ encode(the same map without "role")): the HKDF salt (§28.11)."""
+    values = _public_values(game, dialer_key, dialer_nonce, dialer_eph,
+                            listener_key, listener_nonce, listener_eph)
+    return hashlib.sha256(KEYS_DOMAIN + codec.encode(values)).digest()
 
 
 class NonceCache:
@@ -190,22 +213,43 @@ async def handshake(fs: FramedStream, identity: Identity, game: bytes, *, role: 
         raise
 
 
-def _hello(identity: Identity, game: bytes, nonce: bytes, port: int) -> dict[str, Any]:
+def _hello(identity: Identity, game: bytes, nonce: bytes, eph: bytes, port: int) -> dict[str, Any]:
     return {"t": "hello", "v": TRANSPORT_VERSION, "game": game,
-            "key": identity.public_key_bytes, "nonce": nonce, "port": port}
+            "key": identity.public_key_bytes, "nonce": nonce, "eph": eph, "port": port}
+
+
+def _channel_keys(fs: FramedStream, ephemeral: Ephemeral, peer_eph: bytes, salt: bytes, *,
+                  dialer: bool) -> ChannelKeys:
+    """The connection's frame keys (SPEC §28.11). A low-order ephemeral key is refused:
+    with it a third party would know the shared secret."""
+    try:
+        shared = ephemeral.exchange(peer_eph)
+    except ValueError:
+        raise MalformedFrame("the peer's ephemeral key is a low-order X25519 point",
+                             peer=fs.peer) from None
+    return derive_keys(shared, salt, dialer=dialer)
+
+
+def _secure(fs: FramedStream, keys: ChannelKeys, *, dialer: bool) -> None:
+    fs.secure_sending(keys.send)
+    # the listener's next frame may be a plaintext refusal of its own hello
+    fs.secure_receiving(keys.receive, plain_error_first=not dialer)
 
 
 async def _dial(fs, identity, game, allowed_keys, nonces, port, expect_key) -> Authenticated:
     dn = os.urandom(messages.NONCE_SIZE)
     nonces.add(dn)
     dk = identity.public_key_bytes
-    await fs.send_message(_hello(identity, game, dn, port))
+    eph = Ephemeral()
+    await fs.send_message(_hello(identity, game, dn, eph.public, port))
     hello = await _receive(fs, "hello")
     await _check_hello(hello, fs, game, dk, allowed_keys, nonces, expect_key)
-    lk, ln = hello["key"], hello["nonce"]
+    lk, ln, le = hello["key"], hello["nonce"], hello["eph"]
+    publics = (game, dk, dn, eph.public, lk, ln, le)
+    _secure(fs, _channel_keys(fs, eph, le, key_schedule_hash(*publics), dialer=True), dialer=True)
     auth = await _receive(fs, "auth")
-    _verify(fs, lk, transcript(LISTENER, game, dk, dn, lk, ln), auth["sig"], LISTENER)
-    await fs.send_message({"t": "auth", "sig": identity.sign(transcript(DIALER, game, dk, dn, lk, ln))})
+    _verify(fs, lk, transcript(LISTENER, *publics), auth["sig"], LISTENER)
+    await fs.send_message({"t": "auth", "sig": identity.sign(transcript(DIALER, *publics))})
     await _receive(fs, "ok")
     return Authenticated(fs, DIALER, dk, lk, hello["port"], hashlib.sha256(dn + ln).digest())
 
@@ -214,13 +258,17 @@ async def _listen(fs, identity, game, allowed_keys, nonces, port, admit) -> Auth
     hello = await _receive(fs, "hello")
     lk = identity.public_key_bytes
     await _check_hello(hello, fs, game, lk, allowed_keys, nonces, None)
-    dk, dn = hello["key"], hello["nonce"]
+    dk, dn, de = hello["key"], hello["nonce"], hello["eph"]
     ln = os.urandom(messages.NONCE_SIZE)
     nonces.add(ln)
-    await fs.send_message(_hello(identity, game, ln, port))
-    await fs.send_message({"t": "auth", "sig": identity.sign(transcript(LISTENER, game, dk, dn, lk, ln))})
+    eph = Ephemeral()
+    publics = (game, dk, dn, de, lk, ln, eph.public)
+    keys = _channel_keys(fs, eph, de, key_schedule_hash(*publics), dialer=False)
+    await fs.send_message(_hello(identity, game, ln, eph.public, port))
+    _secure(fs, keys, dialer=False)
+    await fs.send_message({"t": "auth", "sig": identity.sign(transcript(LISTENER, *publics))})
     auth = await _receive(fs, "auth")
-    _verify(fs, dk, transcript(DIALER, game, dk, dn, lk, ln), auth["sig"], DIALER)
+    _verify(fs, dk, transcript(DIALER, *publics), auth["sig"], DIALER)
     conn_id = hashlib.sha256(dn + ln).digest()
     if admit is not None:
         refusal = admit(dk, conn_id)

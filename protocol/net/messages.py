@@ -68,7 +68,7 @@ _wire_list.__doc__ = "list of bin"
 SCHEMAS: dict[str, dict[str, Any]] = {
     # handshake, SPEC §28.4
     "hello": {"v": _int_in(0, _U63), "game": _bin(16, 32), "key": _bin(32),
-              "nonce": _bin(NONCE_SIZE), "port": _int_in(0, 65535)},
+              "nonce": _bin(NONCE_SIZE), "eph": _bin(32), "port": _int_in(0, 65535)},
     "auth": {"sig": _bin(64)},
     "ok": {},
     # any time, SPEC §28.9
