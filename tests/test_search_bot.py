@@ -87,9 +87,10 @@ def test_the_choice_is_the_same_for_true_states_the_view_cannot_tell_apart():
     state_b = state.clone()
     assert state_b.hash() == state.hash() and views_b[0].known == views[0].known
     before = (state.hash(), dict(views[0].known))
-    choice_a = SearchBot("same-seed", iterations=12).choose(state, views[0])
-    choice_b = SearchBot("same-seed", iterations=12).choose(state_b, views_b[0])
+    bot_a, bot_b = SearchBot("same-seed", iterations=12), SearchBot("same-seed", iterations=12)
+    choice_a, choice_b = bot_a.choose(state, views[0]), bot_b.choose(state_b, views_b[0])
     assert choice_a == choice_b
+    assert bot_a.last_actions == bot_b.last_actions > 0   # the very same simulations, too
     assert (state.hash(), dict(views[0].known)) == before  # nothing it was shown was changed
 
 
