@@ -2,8 +2,10 @@
 of one search bot against greedy or random bots, 4-player and 2-player. The search bot's seat
 rotates with the game number; a shared win counts as a share. Prints figures; asserts nothing.
 
-Run: .venv/bin/python benchmarks/search_strength.py [--games 200] [--think 1.0]
+Run: .venv/bin/python benchmarks/search_strength.py [--games 4] [--think 0.2]
          [--iterations N] [--players 4,2] [--opponents greedy,random] [--clock cpu|wall]
+The defaults are a quick look that `make bench` can afford; the issue's measure is
+`--games 200 --think 1.0` (hours of CPU: about 2.5 CPU-minutes a game).
 With --iterations the budget is a fixed number of iterations a decision (reproducible);
 otherwise --think seconds a decision, of this process's CPU time by default (--clock wall
 for the wall clock, which a busy shared machine makes worth less).
@@ -65,8 +67,8 @@ def play(players: int, seed: int, opponent: str, args) -> tuple[float, list[int]
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--think", type=float, default=1.0, help="seconds a search decision")
+    parser.add_argument("--games", type=int, default=4, help="games per line (default 4)")
+    parser.add_argument("--think", type=float, default=0.2, help="seconds a search decision (default 0.2)")
     parser.add_argument("--iterations", type=int, default=None, help="fixed iterations instead of --think")
     parser.add_argument("--horizon", type=int, default=HORIZON_TURNS)
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
