@@ -134,17 +134,23 @@ VARIANT_GAMES = [
 
 def _every_variant() -> list:
     """The games above plus one for each on/off option they miss, so a variant added to
-    Variants later (SPEC §13) is played here without editing this list."""
+    Variants later (SPEC §13) is played here without editing this list: alone if it may be,
+    else added to the first game above that it fits (an option may need another)."""
     covered = {key for _, config in VARIANT_GAMES for key in config}
     games = list(VARIANT_GAMES)
     for f in fields(Variants):
-        if f.name not in covered and isinstance(getattr(Variants(), f.name), bool):
-            config = {f.name: True}
+        if f.name in covered or not isinstance(getattr(Variants(), f.name), bool):
+            continue
+        for players, config in [(2, {})] + VARIANT_GAMES:
+            config = {**config, f.name: True}
             try:
-                Variants.from_config(config).check_players(2)
-                games.append((2, config))
+                Variants.from_config(config).check_players(players)
             except ValueError:
-                games.append((4, config))
+                continue
+            games.append((players, config))
+            break
+        else:
+            raise AssertionError(f"no game fits the option {f.name}; add one to VARIANT_GAMES")
     return games
 
 
