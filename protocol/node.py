@@ -5,7 +5,8 @@ applied (a rejected one is never logged); events that arrive early wait in a buf
 until their height; whenever this peer owes the next event it writes it and broadcasts
 it. A peer that falls behind (a gap, a reconnect, a resume) asks the others for the
 events since its height. If the peer due to write stays silent past the timeout, the
-peers after it in lobby order (one at a time, SPEC §29.6) write a signed abort naming it.
+other peers each sign a vote naming it, and the abort carrying every vote ends the game
+(SPEC §29.6); a peer that voted never applies the silent peer's late event.
 """
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ import trio
 
 from protocol.session import (
     Agent, DeckCorrupted, GameRules, NotYourTurn, SessionHalted, SessionPeer, StateHashMismatch,
-    abort_writers, creator_key_matches, first_hello_problem, make_abort,
+    creator_key_matches, first_hello_problem,
 )
+from protocol.session.abort import (ABORT_KIND, REFUSE_KIND, VOTE_BASE, VOTE_KIND, Ballot, abort_writers,
+                                    check_abort, is_vote, make_abort, make_refusal, votes_problem)
 from protocol.errors import EventError, ReplayedEvent
 from protocol.log import LogWriter, SecretsFile, SignedEvent, parse_event, secrets_path
 from protocol.crypto import Identity, fingerprint
@@ -149,6 +152,10 @@ class Node:
         self._nursery: trio.Nursery | None = None
         self._resync_at = 0.0
         self._left_out: TransportError | None = None   # refused [key] before we saw the roster
+        self.ballot = Ballot()                          # abort votes at this height (SPEC §29.6)
+        self.barred: list[SignedEvent] = []             # late events of a peer this one voted silent
+        self._outbox: list[bytes] = []                  # refusals (and the events they answer) to send
+        self._refused_at: set = set()    # heights whose votes this peer answered; aborts it looked at
 
     # ------------------------------------------------------------------ state
     @property
@@ -189,9 +196,14 @@ class Node:
         await self._inbox_send.send(wire)
 
     def _on_catchup(self, peer_key: bytes, from_seq: int) -> list[bytes]:
-        if self.session is None:
+        s = self.session
+        if s is None:
             return []
-        return [ev.wire for ev in self.session.chain.events[from_seq:]]
+        if s.phase == "aborted" and from_seq >= s.chain.height:
+            # the asker may be the peer named silent, holding its own event at that height
+            # (SPEC §29.6): it must learn of the abort to drop it
+            return [s.chain.events[-1].wire]
+        return [ev.wire for ev in s.chain.events[from_seq:]]
 
     def _on_peer_up(self, key: bytes) -> None:
         if self.roster is None and key not in self.lobby and self.options.seats is not None:
@@ -201,6 +213,9 @@ class Node:
                 self._lobby_full.set()
         if self.session is not None and self._nursery is not None:
             self._nursery.start_soon(self._catch_up_from, key)
+            own = self.ballot.own
+            if own is not None and self.ballot.cast[0] == self.height:  # it may have missed our vote
+                self._nursery.start_soon(self._send_quietly, key, own.wire)
 
     def _on_peer_down(self, key: bytes, error: TransportError) -> None:
         if self.session is None and isinstance(error, PeerRefused) and error.code == "key":
@@ -304,6 +319,10 @@ class Node:
 
     async def _act_while_due(self) -> None:
         s = self.session
+        while self._outbox:
+            await self.mesh.broadcast(self._outbox.pop(0))
+        if s is not None and not self.over:
+            await self._abort_if_complete()
         while s is not None and not self.over:
             kind = s.pending_obligation()
             if kind is None or (kind == "action" and self.agent is None):
@@ -326,6 +345,9 @@ class Node:
         await self._act_while_due()
 
     def _applied(self, ev: SignedEvent) -> None:
+        if any(k != self.me and v.body.get("silent") == ev.author for k, v in self.ballot.votes.get(ev.seq, {}).items()):
+            self._answer_vote(ev.seq)   # a vote against this event's author arrived before it
+        self.ballot.moved_to(self.height)
         self.timing.applied[ev.seq] = time.monotonic()
         self._bump()
         if self.on_applied is not None:
@@ -350,6 +372,9 @@ class Node:
         except EventError as exc:
             self.rejected.append(exc)
             return
+        if is_vote(ev):   # a statement about a height, never a chain event (SPEC §29.6)
+            self._on_statement(ev)
+            return
         if self.session is None:
             if ev.seq != 0:
                 self._hold(ev)
@@ -361,6 +386,9 @@ class Node:
                 return
             self._adopt_game(ev.body.get("rules"))
             self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
+        if ev.kind == ABORT_KIND and ev.seq < self.height and ev.body.get("silent") == self.me:
+            self._abort_against_me(ev)
+            return
         if ev.seq > self.height:
             self._hold(ev)
             return
@@ -378,6 +406,12 @@ class Node:
 
     def _receive(self, ev: SignedEvent) -> bool:
         s = self.session
+        if self.ballot.bars(ev):   # we voted its author silent here: never apply both (SPEC §29.6)
+            if ev not in self.barred:
+                self.barred.append(ev)
+                self.note(f"late event of {fingerprint(ev.author)} at seq {ev.seq} not applied: "
+                          "this peer voted it silent")
+            return False
         try:
             s.receive(ev)
         except ReplayedEvent:
@@ -414,15 +448,106 @@ class Node:
         s = self.session
         if s is None or s.next_author() in (None, self.me) or self.over:
             return
-        due = s.next_author()
-        writers = abort_writers(s.roster, due)
-        k = writers.index(self.me)
-        if quiet >= self.options.timeout * (k + 1):
-            ev = make_abort(self.identity, s, quiet)
-            s.receive(ev)
-            self.note(f"aborted: {fingerprint(due)} silent for {int(quiet)} s")
-            self._applied(ev)
-            await self.mesh.broadcast(ev.wire)
+        if quiet >= self.options.timeout and self.ballot.cast != (self.height, s.next_author()):
+            await self.vote_silent()
+        await self._abort_if_complete()
+
+    # ------------------------------------------------------------------ co-signed aborts
+    async def vote_silent(self) -> bool:
+        """Sign and send this peer's vote that the peer due at this height is silent (SPEC
+        §29.6). Only while another peer is due and this one has applied nothing of it at
+        this height; from then on this peer never applies that peer's event at this height.
+        The abort takes effect once every seat but the silent one has voted. Returns True
+        if a vote was sent (the node's own timeout calls this; so may a keepalive policy)."""
+        s = self.session
+        if s is None or self.over or s.roster is None or s.next_author() in (None, self.me):
+            return False
+        if self.ballot.cast == (self.height, s.next_author()):
+            return False
+        vote = self.ballot.vote(self.identity, s)
+        self.note(f"voted {fingerprint(s.next_author())} silent at seq {self.height}")
+        await self.mesh.broadcast(vote.wire)
+        return True
+
+    async def _abort_if_complete(self) -> None:
+        """Write the abort once every other seat's vote is in: the first writer after the
+        silent peer at once, the k-th after (k + 1) timeouts of silence (SPEC §29.6)."""
+        s = self.session
+        votes = self.ballot.complete(s) if s.roster is not None and s.next_author() not in (None, self.me) else None
+        if votes is None:
+            return
+        k = abort_writers(s.roster, s.next_author()).index(self.me)
+        if k > 0 and time.monotonic() - self._progress_at < self.options.timeout * (k + 1):
+            return
+        ev = make_abort(self.identity, s, votes)
+        s.receive(ev)
+        self.note(s.notes[-1])
+        self._applied(ev)
+        await self.mesh.broadcast(ev.wire)
+
+    def _on_statement(self, ev: SignedEvent) -> None:
+        """A vote or a refusal about some height (SPEC §29.6)."""
+        s = self.session
+        if s is None or s.roster is None or ev.author not in s.roster:
+            return
+        h = ev.seq - VOTE_BASE
+        if ev.kind == REFUSE_KIND:
+            if self.ballot.released_by(ev, self.me):
+                self.note(f"{fingerprint(ev.author)} applied the event this peer voted silent at seq {h}; "
+                          "vote withdrawn")
+                for late in [e for e in self.barred if e.seq == h]:
+                    self.barred.remove(late)
+                    self._feed(late)
+            return
+        if ev.kind != VOTE_KIND:
+            return
+        if h < self.height:
+            if ev.body.get("silent") == s.chain.events[h].author and ev.author != self.me:
+                self._answer_vote(h)
+            return
+        self.ballot.add(ev, s.roster, self.height)
+
+    def _answer_vote(self, h: int) -> None:
+        """Someone voted silent the author of the event we applied at height h: tell it the
+        abort cannot complete (we never vote there), and hand it the event (SPEC §29.6)."""
+        late = self.session.chain.events[h]
+        if late.author != self.me and late.kind != ABORT_KIND and h not in self._refused_at:
+            self._refused_at.add(h)
+            self._outbox += [make_refusal(self.identity, self.session, h).wire, late.wire]
+
+    def _abort_against_me(self, ev: SignedEvent) -> None:
+        """An abort naming this peer silent at a height where it holds its own event: if every
+        other seat co-signed it, none of them applied that event (nor any later one of ours,
+        which builds on it), so this peer drops its events from that height and takes the
+        abort, and all logs end at one head (SPEC §29.6)."""
+        s, h = self.session, ev.seq
+        if s.chain.events[h].author != self.me or s.chain.events[h] == ev or ev.hash in self._refused_at:
+            return
+        self._refused_at.add(ev.hash)   # looked at once: replaying the game is not cheap
+        votes = ev.body.get("votes")
+        if (ev.prev != s.chain.events[h].prev or not isinstance(votes, list)
+                or votes_problem(s.roster, self.game, h, ev.prev, self.me, votes) is not None):
+            return
+        earlier = s.rewound(h)
+        try:
+            check_abort(earlier, ev)
+        except EventError as exc:
+            self.rejected.append(exc)
+            return
+        if s.log is not None:
+            s.log.truncate(h)
+        earlier.log, earlier.secret_store = s.log, s.secret_store
+        earlier.receive(ev)
+        self.session = earlier
+        self.note(f"{earlier.notes[-1]}; this peer's {s.chain.height - h} event(s) from seq {h} reached nobody "
+                  "and are dropped")
+        self._applied(ev)
+
+    async def _send_quietly(self, key: bytes, wire: bytes) -> None:
+        try:
+            await self.mesh.send_event(key, wire)
+        except TransportError:
+            pass
 
     async def _catch_up(self) -> None:
         for key in self.mesh.peer_keys():

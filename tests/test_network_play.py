@@ -105,8 +105,8 @@ async def test_a_silent_peer_is_named_in_an_abort_and_the_logs_stay_valid(tmp_pa
     assert nodes[0].session.chain.head == nodes[2].session.chain.head
     abort = nodes[0].session.chain.events[-1]
     assert abort.kind == "abort" and abort.body["silent"] == silent.me
-    assert abort.body["last"] == abort.seq - 1 and abort.body["waited"] >= 1
-    # the writer is the first peer after the silent one in lobby order (SPEC §29.6)
+    assert len(abort.body["votes"]) == 2   # co-signed by both other seats (SPEC §29.6)
+    # the writer is the first peer after the silent one in lobby order
     assert abort.author == nodes[2].me
     for node in others:
         report, session = verify_log(node.log_path, AsvRules())
@@ -116,33 +116,6 @@ async def test_a_silent_peer_is_named_in_an_abort_and_the_logs_stay_valid(tmp_pa
     from cli.main import main
     assert main(["verify", str(others[0].log_path)]) == 2
     assert "game aborted: " + silent.identity.fingerprint in capsys.readouterr().out
-
-
-async def test_an_abort_is_refused_unless_it_names_the_due_peer(tmp_path):
-    from protocol.session import make_abort
-    from protocol.log import sign_event
-    from protocol.session import BadBody
-    game = os.urandom(16)
-    with trio.fail_after(GAME_LIMIT):
-        async with trio.open_nursery() as nursery:
-            runner = Runner(nursery)
-            nodes = await open_game(runner, 2, game, tmp_path)
-            await wait_until(lambda: nodes[0].height > 30)
-            for node in nodes:
-                runner.kill(node)
-    s = nodes[0].session
-    due = s.next_author()
-    writer = nodes[0] if due != nodes[0].me else nodes[1]
-    other = nodes[1] if writer is nodes[0] else nodes[0]
-    # the due peer cannot abort itself; nobody may name a peer that is not due
-    with pytest.raises(BadBody):
-        s.receive(make_abort(other.identity, s, 5) if other.me == due else
-                  sign_event(writer.identity, game, s.chain.height, s.chain.head, "abort",
-                             {"silent": writer.me, "last": s.chain.height - 1, "waited": 5}))
-    with pytest.raises(BadBody):
-        s.receive(sign_event(writer.identity, game, s.chain.height, s.chain.head, "abort",
-                             {"silent": due, "last": 0, "waited": 5}))
-    assert s.phase == "play"
 
 
 async def test_bad_connections_during_a_game_harm_nobody(tmp_path):

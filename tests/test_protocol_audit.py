@@ -292,49 +292,7 @@ def test_open_early_twice_with_wrong_witness_seqs_and_after_the_end(tmp_path):
     assert "over" in report.reason
 
 
-# -- aborts (SPEC §29.6) --------------------------------------------------------------------------
-def _abort(identity, peer, **change):
-    seq = peer.chain.height
-    body = {"silent": peer.next_author(), "last": seq - 1, "waited": 30, **change}
-    return sign_event(identity, peer.game, seq, peer.chain.head, ABORT_KIND, body).wire
-
-
-def test_abort_by_an_outsider_the_silent_peer_or_naming_the_wrong_peer_is_refused(tmp_path):
-    peers = toy(3, tmp_path)
-    run_until(peers, lambda: peers[0].phase == "play" and RULES.to_move(peers[0].state) != CHANCE)
-    due = writer(peers)
-    other = next(p for p in peers if p is not due)
-    third = next(p for p in peers if p not in (due, other))
-    outsider = Identity.from_seed(bytes([99]) * 32, "outsider")
-    for p in peers:
-        with pytest.raises(BadBody) as exc:
-            p.receive(_abort(outsider, p))
-        assert exc.value.author == outsider.public_key_bytes
-    refused(peers, due, _abort(due.identity, other), BadBody, RULES)
-    refused(peers, other, _abort(other.identity, other, silent=third.me), BadBody, RULES)
-    refused(peers, other, _abort(other.identity, other, last=other.chain.height), BadBody, RULES)
-    refused(peers, other, _abort(other.identity, other, waited=0), BadBody, RULES)
-    refused(peers, other, _abort(other.identity, other, waited=True), BadBody, RULES)
-    future = sign_event(other.identity, other.game, other.chain.height + 1, other.chain.head, ABORT_KIND,
-                        {"silent": due.me, "last": other.chain.height, "waited": 30}).wire
-    refused(peers, other, future, OutOfOrder, RULES)
-    good = _abort(other.identity, other)
-    for p in peers:
-        if p is not other:
-            p.receive(good)
-    other.receive(good)
-    assert all(p.phase == "aborted" for p in peers)
-    refused(peers, third, _abort(third.identity, third), UnexpectedKind, RULES)
-    report, _ = verify_log(third.log.path, RULES)
-    assert report.exit_code == EXIT_UNFINISHED and report.aborted and fingerprint(due.me) in report.aborted
-
-
-def test_an_observer_refuses_an_abort_before_the_roster_is_known():
-    peers = toy(2)
-    obs = Session(RULES, peers[0].game)
-    with pytest.raises(UnexpectedKind) as exc:
-        obs.receive(_abort(peers[1].identity, peers[0]))
-    assert exc.value.author == peers[1].me and obs.chain.height == 0
+# -- aborts (SPEC §29.6): tests/test_abort.py ---------------------------------------------------
 
 
 # -- equivocation spam (SPEC §22.7) ---------------------------------------------------------------

@@ -240,6 +240,18 @@ class LogWriter(_RecordFile):
     game id, if given), truncates a torn final record (`dropped_bytes` says how many bytes
     went) and refuses any other damage. Every append is fsynced before returning."""
 
+    def truncate(self, count: int) -> None:
+        """Keep only the first `count` records (fsynced). Used only when a co-signed abort
+        proves that this peer's own later events reached nobody (SPEC §29.6)."""
+        if not 0 <= count <= self.count:
+            raise ValueError(f"cannot keep {count} of {self.count} records")
+        size = 12 + len(self.game) + sum(12 + len(r) for r in self._records[:count])
+        self._fh.truncate(size)
+        self._fh.seek(size)
+        os.fsync(self._fh.fileno())
+        del self._records[count:]
+        self.count = count
+
     def append(self, wire: bytes) -> None:
         """Append one event's exact wire bytes. The writer frames bytes; verifying them
         against the chain is the caller's job (Chain.append before LogWriter.append)."""

@@ -51,6 +51,18 @@ class SessionPeer(Session):
         self._own_witnesses = {int(k[1:]): mp.ShuffleWitness.from_bytes(v)
                                for k, v in kept.items() if k.startswith("w") and k[1:].isdigit()}
 
+    def rewound(self, height: int) -> "SessionPeer":
+        """A copy of this peer holding only its first `height` events, with the same secrets
+        and no files: every event is checked again. Used when an abort co-signed by every
+        other seat shows that this peer's own events from `height` on reached nobody
+        (SPEC §29.6)."""
+        peer = SessionPeer(self.identity, self.rules, self.game, self.roster, self.config, agent=self.agent)
+        peer._seat_value, peer._key = self._seat_value, self._key
+        peer._own_witnesses = {k: w for k, w in self._own_witnesses.items() if k < height}
+        for ev in self.chain.events[:height]:
+            peer.receive(ev)
+        return peer
+
     def _keep(self, entry: dict) -> None:
         if self.secret_store is not None:
             self.secret_store.append(entry)

@@ -1,0 +1,238 @@
+"""Aborts nobody can forge (SPEC §29.6; findings 5 and 8 of issue 7): an abort names the
+peer due at its height and carries the vote of every other seat; a voter never applies the
+late event; a refusal releases a voter whose abort can no longer complete; the peer named
+silent drops its own unseen events and ends at the others' head."""
+from __future__ import annotations
+
+import pytest
+
+from protocol.abort import (ABORT_KIND, VOTE_BASE, VOTE_KIND, Ballot, make_abort, make_refusal, make_vote,
+                            voters)
+from protocol.errors import OutOfOrder
+from protocol.events import sign_event
+from protocol.game_rules import CHANCE
+from protocol.identity import Identity, fingerprint
+from protocol.node import Node
+from protocol.session import Session
+from protocol.session_errors import BadBody, UnexpectedKind
+from protocol.verify import EXIT_UNFINISHED, verify_log
+from tests.session_helpers import make_peers, refused, run_until, writer
+from tests.toy_game import ToyRules, play_own_card
+
+RULES = ToyRules()
+
+
+def toy(n, tmp_path=None):
+    return make_peers(RULES, n, agent_for=lambda k: play_own_card,
+                      log_dir=str(tmp_path) if tmp_path is not None else None)
+
+
+def in_play(peers):
+    run_until(peers, lambda: peers[0].phase == "play" and RULES.to_move(peers[0].state) != CHANCE)
+    due = writer(peers)
+    return due, [p for p in peers if p is not due]
+
+
+def vote(peer, at, silent, *, height=None, head=None):
+    return make_vote(peer.identity, at.game, at.chain.height if height is None else height,
+                     at.chain.head if head is None else head, silent)
+
+
+def abort_wire(author, at, silent, votes):
+    return sign_event(author.identity, at.game, at.chain.height, at.chain.head, ABORT_KIND,
+                      {"silent": silent, "votes": [v.wire for v in votes]}).wire
+
+
+def test_one_insider_alone_cannot_get_an_honest_peer_named_silent(tmp_path):
+    """Finding 5: an insider signs an abort naming the honest peer due next, at once."""
+    peers = toy(3, tmp_path)
+    due, (insider, third) = in_play(peers)
+    alone = abort_wire(insider, insider, due.me, [vote(insider, insider, due.me)])
+    refused(peers, insider, alone, BadBody, RULES)
+    twice = abort_wire(insider, insider, due.me, [vote(insider, insider, due.me)] * 2)
+    refused(peers, insider, twice, BadBody, RULES)
+    outsider = Identity.from_seed(bytes([99]) * 32, "outsider")
+    stand_in = make_vote(outsider, insider.game, insider.chain.height, insider.chain.head, due.me)
+    order = voters(insider.roster, due.me)
+    forged = [vote(insider, insider, due.me) if k == insider.me else stand_in for k in order]
+    refused(peers, insider, abort_wire(insider, insider, due.me, forged), BadBody, RULES)
+    # the third peer's vote from an earlier height cannot be reused
+    stale = [vote(p, p, due.me, height=insider.chain.height - 1, head=insider.chain.events[-2].hash)
+             for p in (insider, third)]
+    stale = sorted(stale, key=lambda v: order.index(v.author))
+    refused(peers, insider, abort_wire(insider, insider, due.me, stale), BadBody, RULES)
+    assert all(p.phase == "play" for p in peers)
+
+
+def test_votes_about_another_peer_head_kind_or_order_are_refused(tmp_path):
+    peers = toy(3, tmp_path)
+    due, (a, b) = in_play(peers)
+    order = voters(a.roster, due.me)
+    good = {p.me: vote(p, a, due.me) for p in (a, b)}
+    in_order = [good[k] for k in order]
+    refused(peers, a, abort_wire(a, a, due.me, in_order[::-1]), BadBody, RULES)         # order
+    refused(peers, a, abort_wire(a, a, b.me, in_order), BadBody, RULES)                 # not due
+    other_head = [vote(p, a, due.me, head=bytes(32)) for p in (a, b)]
+    refused(peers, a, abort_wire(a, a, due.me, sorted(other_head, key=lambda v: order.index(v.author))),
+            BadBody, RULES)
+    wrong_kind = [sign_event(p.identity, a.game, VOTE_BASE + a.chain.height, a.chain.head, "abort-refuse",
+                             {"silent": due.me}) for p in (a, b)]
+    refused(peers, a, abort_wire(a, a, due.me, sorted(wrong_kind, key=lambda v: order.index(v.author))),
+            BadBody, RULES)
+    # the silent peer may not write the abort, even with every vote
+    refused(peers, due, abort_wire(due, a, due.me, in_order), BadBody, RULES)
+    future = sign_event(a.identity, a.game, a.chain.height + 1, a.chain.head, ABORT_KIND,
+                        {"silent": due.me, "votes": [v.wire for v in in_order]}).wire
+    refused(peers, a, future, OutOfOrder, RULES)
+
+
+def test_an_abort_with_every_other_seats_vote_ends_the_game_and_verify_names_the_silent_peer(tmp_path):
+    peers = toy(3, tmp_path)
+    due, (a, b) = in_play(peers)
+    votes = {p.me: vote(p, a, due.me) for p in (a, b)}
+    ev = make_abort(a.identity, a, votes)
+    for p in peers:
+        p.receive(ev.wire)
+    assert all(p.phase == "aborted" for p in peers)
+    assert len({p.chain.head for p in peers}) == 1
+    refused(peers, b, abort_wire(b, b, due.me, list(votes.values())), UnexpectedKind, RULES)
+    report, session = verify_log(b.log.path, RULES)
+    assert report.exit_code == EXIT_UNFINISHED and report.valid
+    assert report.aborted.startswith(f"abort: {fingerprint(due.me)} silent at seq {ev.seq}")
+    assert "co-signed by 2" in report.aborted
+
+
+def test_an_observer_refuses_an_abort_before_the_roster_is_known():
+    peers = toy(2)
+    obs = Session(RULES, peers[0].game)
+    with pytest.raises(UnexpectedKind) as exc:
+        obs.receive(abort_wire(peers[1], peers[0], peers[0].me, []))
+    assert exc.value.author == peers[1].me and obs.chain.height == 0
+
+
+def test_in_a_two_player_game_the_other_players_vote_is_the_whole_abort(tmp_path):
+    """SPEC §29.6: with two players there is no third party to co-sign; a false abort can end
+    the game early, and no more (the log names the aborter as its author)."""
+    peers = toy(2, tmp_path)
+    due, (other,) = in_play(peers)
+    ev = make_abort(other.identity, other, {other.me: vote(other, other, due.me)})
+    for p in peers:
+        p.receive(ev.wire)
+    assert all(p.phase == "aborted" for p in peers) and ev.author == other.me
+
+
+# -- the node's ballot: never a late event and an abort both applied ---------------------------
+
+def nodes_for(peers):
+    return {p.me: Node(p.identity, RULES, p.game, None, peer=p) for p in peers}
+
+
+async def test_a_voter_never_applies_the_late_event_until_a_refusal_shows_the_abort_cannot_complete():
+    peers = toy(3)
+    due, (a, b) = in_play(peers)
+    nodes = nodes_for(peers)
+    na, nb = nodes[a.me], nodes[b.me]
+    assert await na.vote_silent() and not await na.vote_silent()   # one vote per height
+    own = na.ballot.own
+    assert own.kind == VOTE_KIND and own.seq == VOTE_BASE + a.chain.height
+    height = a.chain.height
+    late = due.act()                       # the silent peer writes after all
+    nb._feed(late)                         # b saw it in time: applied, so b never votes
+    assert b.chain.height == height + 1 and nb.ballot.cast is None
+    na._feed(late)                         # a voted: it does not apply it
+    assert a.chain.height == height and na.barred and na.barred[0].wire == late
+    nb._feed(own.wire)                     # b hears a's vote: it answers with a refusal
+    refusal, resent = nb._outbox
+    assert resent == late
+    na._feed(refusal)                      # the abort can never complete: a applies the event
+    assert a.chain.height == height + 1 and a.chain.head == b.chain.head and not na.barred
+    # a refusal by the silent peer itself releases nobody
+    c = Ballot()
+    c.cast = (height, due.me)
+    assert not c.released_by(make_refusal(due.identity, b, height), a.me)
+
+
+async def test_every_voter_bars_the_late_event_and_the_silent_peer_drops_its_own(tmp_path):
+    """Finding 8: whatever arrives late, all logs end at one head."""
+    peers = toy(3, tmp_path)
+    due, (a, b) = in_play(peers)
+    nodes = nodes_for(peers)
+    height = a.chain.height
+    for p in (a, b):
+        await nodes[p.me].vote_silent()
+    votes = [nodes[p.me].ballot.own for p in (a, b)]
+    late = due.act()                                    # written and logged, but reached nobody yet
+    for p in (a, b):
+        for v in votes:
+            nodes[p.me]._feed(v.wire)
+        nodes[p.me]._feed(late)
+        assert p.chain.height == height                  # barred by its own vote
+    first = nodes[a.roster[(a.roster.index(due.me) + 1) % 3]]
+    await first._abort_if_complete()                     # the first writer after the silent peer
+    abort = first.session.chain.events[-1]
+    assert abort.kind == ABORT_KIND and abort.seq == height
+    for p in (a, b):
+        nodes[p.me]._feed(abort.wire)
+    silent = nodes[due.me]
+    assert silent.session.chain.height == height + 1     # its own late event is in its log
+    silent._feed(abort.wire)
+    heads = {n.session.chain.head for n in nodes.values()}
+    assert heads == {abort.hash} and all(n.session.phase == "aborted" for n in nodes.values())
+    report, _ = verify_log(silent.session.log.path, RULES)
+    assert report.valid and report.events == height + 1 and report.head == abort.hash.hex()
+    assert silent.session.log.count == height + 1
+
+
+# -- finding 8 over TCP: two peers killed near the end and resumed -----------------------------
+
+def toy_node(i, game, log_dir, *, creator=None, peer=None, identity=None, seats=None):
+    from protocol.node import NodeOptions
+    options = NodeOptions(seats=seats, keepalive=0.5, peer_timeout=5.0, timeout=1.0, resync=0.5, linger=2.0)
+    identity = identity or Identity.from_seed(bytes([40 + i]) * 32, f"toy{i}")
+    return Node(identity, RULES, game, log_dir, agent=play_own_card, options=options, peer=peer,
+                creator=None if creator is None else creator.identity.fingerprint)
+
+
+@pytest.mark.parametrize("kill_at", [27, 34])
+async def test_two_peers_killed_near_the_end_and_resumed_end_at_one_head(tmp_path, kill_at):
+    """The survivor waits past its timeout and votes; alone it cannot abort. Whatever the
+    resumed peers write or vote, every log ends at one head (finished, or co-signed abort)."""
+    import os
+
+    import trio
+
+    from net_helpers import Runner, wait_until
+    from protocol.node import restore_peer
+
+    game = os.urandom(16)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            runner = Runner(nursery)
+            creator = await runner.start(toy_node(0, game, tmp_path, seats=3))
+            nodes = [creator]
+            for i in (1, 2):
+                node = await runner.start(toy_node(i, game, tmp_path, creator=creator))
+                await node.connect(*creator.mesh.address)
+                nodes.append(node)
+            creator.start(await creator.wait_lobby_full())
+            await wait_until(lambda: all(n.height >= kill_at for n in nodes), step=0.005)
+            due = nodes[0].session.next_author()
+            victims = [n for n in nodes if n.me == due] or [nodes[0]]
+            victims.append(next(n for n in nodes if n not in victims))
+            survivor = next(n for n in nodes if n not in victims)
+            for n in victims:
+                runner.kill(n)
+            await trio.sleep(1.6)                    # the survivor's timeout passes: it votes
+            back = []
+            for n in victims:
+                peer = restore_peer(n.identity, RULES, n.log_path, agent=play_own_card)
+                node = await runner.start(toy_node(0, game, tmp_path, peer=peer, identity=n.identity))
+                await node.connect(*survivor.mesh.address)
+                back.append(node)
+            await wait_until(lambda: all(n.over for n in (survivor, *back)))
+    finals = (survivor, *back)
+    assert len({n.session.chain.head for n in finals}) == 1, [n.session.phase for n in finals]
+    assert len({n.session.phase for n in finals}) == 1
+    for n in finals:
+        report, _ = verify_log(n.log_path, RULES)
+        assert report.valid and report.head == survivor.session.chain.head.hex()
