@@ -45,6 +45,9 @@ def run(args) -> int:
         print("players (seat order): " + ", ".join(players(session, game.seat_colours)))
     if report.valid and report.aborted:
         print(f"game aborted: {report.aborted[len('abort: '):]}")
+    if report.valid and report.culprit:
+        c = report.culprit
+        print(f"game halted: {c['author']} signed a refused event at seq {c['seq']}: {c['reason']}")
     if report.valid and report.scores is not None:
         print(f"scores {report.scores}  winners {report.winners}")
     return report.exit_code

@@ -27,6 +27,7 @@ from protocol.errors import EventError, ReplayedEvent
 from protocol.log import LogWriter, SecretsFile, SignedEvent, parse_event, secrets_path
 from protocol.crypto import Identity, fingerprint
 from protocol.net import KeyNotAllowed, Mesh, PeerRefused, TransportError
+from protocol.session.halt import HALT_KIND
 
 __all__ = ["Node", "NodeOptions", "NotInRoster", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT"]
 
@@ -165,7 +166,9 @@ class Node:
     @property
     def over(self) -> bool:
         s = self.session
-        return s is not None and (s.finished or s.phase == "aborted" or s.halted is not None)
+        # a peer that holds a refused event stays until the halt naming its author is written
+        return s is not None and (s.finished or s.phase in ("aborted", "halted")
+                                  or (s.halted is not None and s.evidence is None))
 
     @property
     def roster(self) -> list[bytes] | None:
@@ -322,6 +325,8 @@ class Node:
         while self._outbox:
             await self.mesh.broadcast(self._outbox.pop(0))
         if s is not None and not self.over:
+            await self._halt_if_due()
+        if s is not None and not self.over:
             await self._abort_if_complete()
         while s is not None and not self.over:
             kind = s.pending_obligation()
@@ -406,6 +411,8 @@ class Node:
 
     def _receive(self, ev: SignedEvent) -> bool:
         s = self.session
+        if s.evidence is not None and s.evidence[0].seq == ev.seq and ev.kind != HALT_KIND:
+            return False   # the due author's refused event convicts it: only a halt may follow (§29.10)
         if self.ballot.bars(ev):   # we voted its author silent here: never apply both (SPEC §29.6)
             if ev not in self.barred:
                 self.barred.append(ev)
@@ -446,7 +453,9 @@ class Node:
             self._resync_at = now
             await self._catch_up()
         s = self.session
-        if s is None or s.next_author() in (None, self.me) or self.over:
+        if s is not None and not self.over:
+            await self._halt_if_due()
+        if s is None or s.next_author() in (None, self.me) or self.over or s.halted is not None:
             return
         if quiet >= self.options.timeout and self.ballot.cast != (self.height, s.next_author()):
             await self.vote_silent()
@@ -468,6 +477,22 @@ class Node:
         self.note(f"voted {fingerprint(s.next_author())} silent at seq {self.height}")
         await self.mesh.broadcast(vote.wire)
         return True
+
+    async def _halt_if_due(self) -> None:
+        """The due author signed an event this peer had to refuse for what it says: write the
+        halt carrying it (SPEC §29.10). The first peer after the culprit in lobby order writes
+        at once, the k-th after (k + 1) timeouts without a halt arriving."""
+        s = self.session
+        if s.evidence is None or s.phase == "halted" or s.evidence[0].seq != s.chain.height:
+            return
+        culprit = s.evidence[0].author
+        k = abort_writers(s.roster, culprit).index(self.me)
+        if k > 0 and time.monotonic() - self._progress_at < self.options.timeout * (k + 1):
+            return
+        wire = s.write_halt()
+        self.note(s.notes[-1])
+        self._applied(s.chain.events[-1])
+        await self.mesh.broadcast(wire)
 
     async def _abort_if_complete(self) -> None:
         """Write the abort once every other seat's vote is in: the first writer after the

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.abort import (ABORT_KIND, VOTE_BASE, VOTE_KIND, Ballot, make_abort, make_refusal, make_vote,
+from protocol.session.abort import (ABORT_KIND, VOTE_BASE, VOTE_KIND, Ballot, make_abort, make_refusal, make_vote,
                             voters)
 from protocol.errors import OutOfOrder
-from protocol.events import sign_event
-from protocol.game_rules import CHANCE
-from protocol.identity import Identity, fingerprint
+from protocol.log.events import sign_event
+from protocol.session.game_rules import CHANCE
+from protocol.crypto.identity import Identity, fingerprint
 from protocol.node import Node
 from protocol.session import Session
-from protocol.session_errors import BadBody, UnexpectedKind
-from protocol.verify import EXIT_UNFINISHED, verify_log
+from protocol.session.errors import BadBody, UnexpectedKind
+from protocol.session.verify import EXIT_UNFINISHED, verify_log
 from tests.session_helpers import make_peers, refused, run_until, writer
 from tests.toy_game import ToyRules, play_own_card
 

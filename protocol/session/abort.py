@@ -92,7 +92,7 @@ def check_abort(session, ev: SignedEvent) -> str:
     """Raise a SessionError unless `ev` is a complete abort at the session's height; return
     the note to log. Called before anything changes (SPEC §26.3 order)."""
     seq, author, body = ev.seq, ev.author, ev.body
-    if session.phase in ("done", "aborted") or session.roster is None:
+    if session.phase in ("done", "aborted", "halted") or session.roster is None:
         raise UnexpectedKind(f"no abort may be written in phase {session.phase!r}", seq=seq, author=author)
     check_fields(body, {"silent": want_bytes(32), "votes": want_list()}, seq, author)
     due = session.next_author()

@@ -23,6 +23,7 @@ from protocol.poker import deck as mp
 from protocol.session.abort import ABORT_KIND, check_abort
 from protocol.session.audit import AuditReport, run_audit
 from protocol.session.dealing import DeckBook
+from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.log import Chain, SignedEvent, parse_event
 from protocol.session.game_rules import CHANCE, GameRuleError, GameRules
@@ -90,6 +91,7 @@ class Session:
         self.audit: AuditReport | None = None
         self.notes: list[str] = []
         self.halted: SessionError | None = None
+        self.evidence: tuple[SignedEvent, SessionError] | None = None   # the due author's refused event
         self._seat_round: cr.CommitRevealRound | None = None
         self._key_round: mp.KeySetupRound | None = None
         self._own = False
@@ -122,7 +124,7 @@ class Session:
     def next_kind(self) -> str | None:
         if self.phase == "play":
             return self.book.due_kind() if self.rules.to_move(self.state) == CHANCE else "action"
-        return None if self.phase in ("done", "aborted") else self.phase
+        return None if self.phase in ("done", "aborted", "halted") else self.phase
 
     def state_hash(self) -> bytes:
         if self._hash[0] != self._version:
@@ -136,9 +138,9 @@ class Session:
     def receive(self, wire: bytes | SignedEvent) -> SignedEvent:
         """Check and apply one event, or raise a typed EventError naming its author;
         a rejected event leaves this replica (and its log) unchanged (SPEC §26.3)."""
-        if self.halted is not None:
-            raise SessionHalted(f"session halted after: {self.halted}", seq=self.chain.height)
         ev = wire if isinstance(wire, SignedEvent) else parse_event(wire, expected_game=self.game)
+        if self.halted is not None and not (ev.kind == HALT_KIND and self.evidence is not None):
+            raise SessionHalted(f"session halted after: {self.halted}", seq=self.chain.height)
         if ev.game != self.game:
             return self.chain.append(ev)  # raises WrongGame
         if ev.seq != self.chain.height:
@@ -148,14 +150,28 @@ class Session:
             self._accept(ev, check_abort(self, ev))  # SPEC §29.6: a silent peer is named
             self._next_phase("aborted")
             return ev
-        if self.phase in ("done", "aborted"):
-            raise UnexpectedKind(f"the game is {'over' if self.phase == 'done' else 'aborted'}; "
+        if ev.kind == HALT_KIND and ev.prev == self.chain.head:
+            note = check_halt(self, ev)  # SPEC §29.10: a refused event convicts its author
+            self._accept(ev, note)
+            self._next_phase("halted")
+            return ev
+        if self.phase in ("done", "aborted", "halted"):
+            raise UnexpectedKind(f"the game is {'over' if self.phase == 'done' else self.phase}; "
                                  "nothing more may be written", seq=ev.seq, author=ev.author)
         want = self.next_author()
         if want is not None and ev.author != want:
             raise WrongAuthor(f"{fingerprint(want)} writes at this height", seq=ev.seq, author=ev.author)
         if ev.prev != self.chain.head:
             raise BrokenChain("prev is not the hash of the previous event", seq=ev.seq, author=ev.author)
+        try:
+            return self._receive_due(ev)
+        except SessionError as exc:
+            if convicting(exc) and exc.author == ev.author:  # the due author's own event, refused:
+                self.evidence = (ev, exc)                      # keep it as signed evidence (§29.10)
+            raise
+
+    def _receive_due(self, ev: SignedEvent) -> SignedEvent:
+        """The checks of the event due at this height, from its kind on (SPEC §26.3)."""
         kind = self.next_kind()
         if ev.kind != kind:
             raise UnexpectedKind(f"a {kind!r} event is due, not {ev.kind!r}", seq=ev.seq, author=ev.author)

@@ -12,7 +12,7 @@ from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.log import LogWriter, SecretsFile, sign_event
 from protocol.session.game_rules import Agent, GameRuleError, GameRules
-from protocol.crypto import Identity
+from protocol.crypto import Identity, fingerprint
 from protocol.session.core import HASHED_PHASES, SEAT_TAG, Session
 from protocol.session.errors import DeckCorrupted, SessionError
 
@@ -50,6 +50,19 @@ class SessionPeer(Session):
         self._key = mp.KeyShare.generate(kept["key"])
         self._own_witnesses = {int(k[1:]): mp.ShuffleWitness.from_bytes(v)
                                for k, v in kept.items() if k.startswith("w") and k[1:].isdigit()}
+
+    def write_halt(self) -> bytes:
+        """Write the halt carrying the refused event kept in `evidence` (SPEC §29.10) and
+        return its wire, already logged; this peer then takes nothing more."""
+        from protocol.session.halt import make_halt
+        if self.evidence is None or self.phase == "halted":
+            raise NotYourTurn("no refused event to write a halt for", seq=self.chain.height, author=self.me)
+        evidence, error = self.evidence
+        ev = make_halt(self.identity, self, evidence, error)
+        self._accept(ev, f"halt: {fingerprint(evidence.author)} at seq {ev.seq}: {type(error).__name__}: "
+                         f"{error.reason}"[:380])
+        self._next_phase("halted")
+        return ev.wire
 
     def rewound(self, height: int) -> "SessionPeer":
         """A copy of this peer holding only its first `height` events, with the same secrets

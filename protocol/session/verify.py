@@ -35,6 +35,8 @@ class VerifyReport:
     author: str | None = None
     reason: str | None = None
     aborted: str | None = None           # the abort record's note, when a silent peer was named (SPEC §29.6)
+    halted: str | None = None            # the halt record's note, when a refused event convicts (SPEC §29.10)
+    culprit: dict | None = None          # {"seq", "author", "reason"} of the convicted event's author
     players: list[str] = field(default_factory=list)  # fingerprints, seat order (lobby order before seating)
     notes: list[str] = field(default_factory=list, repr=False)
 
@@ -47,7 +49,8 @@ class VerifyReport:
     def to_json(self) -> dict:
         out = {"valid": self.valid, "game_id": self.game_id, "events": self.events, "head": self.head,
                "finished": self.finished, "audit": self.audit, "scores": self.scores,
-               "winners": self.winners, "aborted": self.aborted, "players": self.players}
+               "winners": self.winners, "aborted": self.aborted, "players": self.players,
+               "halted": self.halted, "culprit": self.culprit}
         if not self.valid:
             out.update({"seq": self.seq, "author": self.author, "reason": self.reason})
         return out
@@ -92,6 +95,11 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
     report.players = [fingerprint(k) for k in (session.seat_keys or session.roster or [])]
     if session.phase == "aborted":
         report.aborted = session.notes[-1]
+    if session.phase == "halted" and session.evidence is not None:
+        report.halted = session.notes[-1]
+        evidence, error = session.evidence   # checked again here from the log alone
+        report.culprit = {"seq": evidence.seq, "author": _author(evidence.author),
+                          "reason": f"{type(error).__name__}: {error.reason}"}
     result = session.result()
     if result is not None:
         report.scores, report.winners = result.get("scores"), result.get("winners")
