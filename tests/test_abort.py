@@ -236,3 +236,21 @@ async def test_two_peers_killed_near_the_end_and_resumed_end_at_one_head(tmp_pat
     for n in finals:
         report, _ = verify_log(n.log_path, RULES)
         assert report.valid and report.head == survivor.session.chain.head.hex()
+
+
+def test_a_last_revealer_that_withholds_its_seat_value_is_named_in_the_abort(tmp_path):
+    """Finding 10 (SPEC §29.3): the last peer to reveal its seat-order value can compute the
+    seats first and refuse to go on; it cannot choose them, and the abort names it."""
+    peers = toy(3, tmp_path)
+    run_until(peers, lambda: peers[0].phase == "seat-reveal" and peers[0].count == 2)
+    last = writer(peers)
+    assert last.me == peers[0].roster[-1]                # lobby order: the last revealer
+    others = [p for p in peers if p is not last]
+    votes = {p.me: vote(p, p, last.me) for p in others}
+    ev = make_abort(others[0].identity, others[0], votes)
+    for p in peers:
+        p.receive(ev.wire)
+    report, session = verify_log(others[1].log.path, RULES)
+    assert report.exit_code == EXIT_UNFINISHED and session.phase == "aborted"
+    assert report.aborted.startswith(f"abort: {fingerprint(last.me)} silent at seq {ev.seq}")
+    assert report.players == [fingerprint(k) for k in peers[0].roster]   # seats never drawn
