@@ -346,9 +346,9 @@ class Session:
         return f"shuffle {deck} ({len(body['d']) // mp.CIPHERTEXT_BYTES} cards)"
 
     def _on_shares(self, seq: int, author: bytes, body: dict) -> str:
-        check_fields(body, {"s": want_list()}, seq, author)
+        check_fields(body, {"s": want_list(), "for": want_list()}, seq, author)
         req = self.book.current.request
-        self.book.accept_shares(seq, self.seat_of[author], author, body["s"], own=self._own)
+        self.book.accept_shares(seq, self.seat_of[author], author, body["s"], body["for"], own=self._own)
         self._sync(seq)
         to = "all" if req.kind == "reveal" else f"seat {req.seat}"
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)

@@ -23,9 +23,10 @@ __all__ = ["DeckBook", "ShuffleStep", "ShuffleGroup", "Claim", "share_context", 
 
 
 def share_context(game: bytes, seq: int, handle: int) -> bytes:
-    """Fiat-Shamir context of a decryption share: the game, the event height that carries
-    it and the handle, so no share can be replayed into another event or card."""
-    return g.lp(b"p2p-asv/session-share/v1", game, struct.pack(">QI", seq, handle))
+    """Fiat-Shamir context of a decryption share (SPEC §26.4): the game, the event height
+    that carries it and the handle, so no share can be replayed into another event or card.
+    Four parts, each length-prefixed (§24.1): lp(tag, game, u64be(seq), u32be(handle))."""
+    return g.lp(b"p2p-asv/session-share/v1", game, struct.pack(">Q", seq), struct.pack(">I", handle))
 
 
 def initial_ciphertexts(table: mp.CardTable, joint_key: bytes, labels: Sequence[str]) -> mp.Deck:
@@ -160,10 +161,19 @@ class DeckBook:
         except mp.InvalidDecryptionShare as exc:
             raise BadShare(f"share for #{handle}: {exc.reason}", seq=seq, author=author) from None
 
-    def accept_shares(self, seq: int, seat: int, author: bytes, items: object, *, own: bool = False) -> None:
+    def answered(self) -> list[list]:
+        """What a `shares` event answers (SPEC §26.4): [handle, C1] per share, in order, so a
+        third party can check each share from the log alone."""
+        return [[h, self.cipher[h].c1] for h in self.current.request.handles]
+
+    def accept_shares(self, seq: int, seat: int, author: bytes, items: object, answered: object = None,
+                      *, own: bool = False) -> None:
         handles = self.current.request.handles
         if not isinstance(items, list) or len(items) != len(handles):
             raise BadBody(f'"s" must list {len(handles)} shares', seq=seq, author=author)
+        if answered is not None and answered != self.answered():
+            raise BadBody(f'"for" must be [handle, C1] of {" ".join(f"#{h}" for h in handles)}, in order',
+                          seq=seq, author=author)
         verified = [self._verified_share(seq, seat, author, h, raw, own) for h, raw in zip(handles, items)]
         for h, d in zip(handles, verified):
             self.shares.setdefault(h, {})[seat] = d

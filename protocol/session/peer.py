@@ -146,7 +146,7 @@ class SessionPeer(Session):
             self._own_witnesses[seq] = witness
             return {"d": deck}
         if kind == "shares":
-            return {"s": self.book.make_shares(self._key, seq, self.seat)}
+            return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
         if kind == "action":
             text = action if action is not None else self._choose()
             try:
