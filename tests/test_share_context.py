@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 import struct
 
-from protocol import group as g
-from protocol.dealing import share_context
-from protocol.events import sign_event
-from protocol.local_game import run_local
-from protocol.session_errors import BadBody
-from protocol.share_check import check_shares
+from protocol.crypto import group as g
+from protocol.session.dealing import share_context
+from protocol.log.events import sign_event
+from protocol.session.local_game import run_local
+from protocol.session.errors import BadBody
+from protocol.session.share_check import check_shares
 from tests.session_helpers import craft, make_peers, refused, run_until, writer
 from tests.toy_game import ToyRules, play_own_card
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from protocol import group as g
-from protocol import mental_poker as mp
-from protocol import proofs
-from protocol.dealing import share_context
-from protocol.events import SignedEvent
-from protocol.identity import fingerprint
+from protocol.crypto import group as g
+from protocol.poker import deck as mp
+from protocol.crypto import proofs
+from protocol.session.dealing import share_context
+from protocol.log.events import SignedEvent
+from protocol.crypto.identity import fingerprint
 
 __all__ = ["ShareCheck", "check_shares"]
 
