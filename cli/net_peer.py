@@ -162,7 +162,7 @@ class Printer:
             self.say("joint key ready" + ("; shuffling the decks" if s.rules.deck_labels() else ""))
         elif ev.kind == "shuffle":
             self.say(f"  {note} by seat {s.seat_of[ev.author] + 1} of {s.players}")
-        elif ev.kind == "abort":
+        elif ev.kind in ("abort", "halt"):
             self.say(note)
         elif ev.kind == "open" and s.finished:
             self.say(f"all secrets opened; audit {'passed' if s.audit.passed else 'FAILED: ' + s.audit.reason}")

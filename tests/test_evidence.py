@@ -148,3 +148,22 @@ async def test_the_node_holds_the_culprits_later_events_and_the_first_writer_hal
     assert other.phase == "halted" and other.chain.head == w.chain.head
     report, _ = verify_log(other.log.path, RULES)
     assert report.culprit["author"] == fingerprint(cheater.me) and "IllegalMove" in report.culprit["reason"]
+
+
+def test_asv_verify_json_names_the_culprit_of_a_real_game(tmp_path, capsys):
+    """End to end on Amazing Space Venture: a seat signs an action with a wrong state hash;
+    the halt is written; `asv verify --json` on any log names that seat."""
+    from cli.asv_adapter import AsvRules, bot_agent
+    from cli.main import main
+    rules = AsvRules()
+    peers = make_peers(rules, 2, agent_for=lambda k: bot_agent("greedy", f"evidence/{k}"), log_dir=str(tmp_path))
+    run_until(peers, lambda: writer(peers).pending_obligation() == "action")
+    cheater = writer(peers)
+    convict(peers, cheater, craft(cheater, h=bytes(32)), StateHashMismatch)
+    honest = next(p for p in peers if p is not cheater)
+    assert main(["verify", "--json", str(honest.log.path)]) == EXIT_UNFINISHED
+    out = json.loads(capsys.readouterr().out)
+    assert out["valid"] and out["culprit"]["author"] == fingerprint(cheater.me)
+    assert out["culprit"]["reason"].startswith("StateHashMismatch") and out["halted"].startswith("halt: ")
+    assert main(["verify", str(honest.log.path)]) == EXIT_UNFINISHED
+    assert f"game halted: {fingerprint(cheater.me)} signed a refused event" in capsys.readouterr().out
