@@ -293,7 +293,8 @@ async def test_the_creator_vanishing_after_its_hello_ends_in_an_abort_not_a_hang
                 others.append(node)
             await wait_until(lambda: all(len(n.mesh.peer_keys()) == 2 for n in others))
             creator.start(await creator.wait_lobby_full())
-            await wait_until(lambda: creator.height >= 1)
+            # "after its hello": the hello has reached the others (killed earlier, it may never leave)
+            await wait_until(lambda: creator.height >= 1 and all(n.height >= 1 for n in others))
             runner.kill(creator)
             await wait_until(lambda: all(n.over for n in others))
     a, b = others
