@@ -323,7 +323,8 @@ def test_join_where_nothing_listens_is_a_clear_error(tmp_path):
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()                                              # nothing listens there now
-    done = subprocess.run(asv("join", f"127.0.0.1:{port}/{'ab' * 16}", "--bot", "greedy", "--log-dir", str(tmp_path)),
+    invite = f"127.0.0.1:{port}/{'ab' * 16}/AAAA-BBBB-CCCC-DDDD"   # SPEC §29.2: with the creator's fingerprint
+    done = subprocess.run(asv("join", invite, "--bot", "greedy", "--log-dir", str(tmp_path)),
                           cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
@@ -404,6 +405,7 @@ def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():
 
     class Halting:
         notes = ["shares (deck corrupted)"]
+        evidence = None          # a corrupted deck convicts nobody (SPEC §29.10)
 
         def receive(self, ev):
             raise DeckCorrupted("card #3 of refuel decrypts to no card", seq=ev.seq)
