@@ -407,6 +407,9 @@ def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():
         notes = ["shares (deck corrupted)"]
         evidence = None          # a corrupted deck convicts nobody (SPEC §29.10)
 
+        class chain:             # the event was logged: the height moved on
+            height = 1
+
         def receive(self, ev):
             raise DeckCorrupted("card #3 of refuel decrypts to no card", seq=ev.seq)
 
