@@ -20,7 +20,7 @@ The end: when a turn ends with the piles empty. Then probes, stations and pirate
 each planet scores a bonus (1-4 by disk size and sector), and the highest total wins.
 More: help turn, help scoring, help move, help discovery, help ships, help PIECE."""
 
-TOPICS: dict[str, str] = {
+_WRITTEN: dict[str, str] = {
     "rules": RULES,
     "turn": "The five phases of a turn: tiles, pieces, move, discard, refill (help rules).\n"
             "Phases 2-5 are optional: next ends the phase you are in; in phase 5 it ends your turn.\n"
@@ -96,6 +96,24 @@ TOPICS: dict[str, str] = {
     "wormhole": "Worm holes (@ on the board): a ship on one continues from any other at no cost.",
     "squares": "Squares are a column A-M and a row 1-13: D-4, d4 and D4 all name the same square.",
 }
+
+def _logical(text: str) -> str:
+    """Undo the source's line breaks: a line indented 4+ spaces continues the one before, and
+    so does a line after one that stops mid-sentence. The REPL wraps to the terminal."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        continues = out and line.strip() and (
+            indent >= 4 or (indent == 0 and not out[-1].startswith(" ")
+                            and not out[-1].rstrip().endswith((".", ":"))))
+        if continues:
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+TOPICS = {name: _logical(text) for name, text in _WRITTEN.items()}
 
 ALIASES = {
     "rule": "rules", "goal": "rules", "game": "rules", "phases": "turn", "phase": "turn",

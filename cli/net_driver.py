@@ -250,7 +250,8 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     if not node.over:                    # the human left: stop the peer; its log keeps what it wrote
         hint = driver.resume_hint()
         if hint:
-            repl.say(f"your log keeps every event written so far; come back with:\n  {hint}")
+            repl.say("your log keeps every event written so far; come back with:")
+            repl.say_command(hint)
         try:
             trio.from_thread.run_sync(outcome["scope"].cancel, trio_token=token)
         except trio.RunFinishedError:

@@ -106,6 +106,25 @@ ACTION_WORDS = ("draw-tile", "place", "scrap", "ship", "upgrade", "extra", "prob
 HISTORY_KEEP = 500
 
 
+HANGING = re.compile(r"^(\s*\S.*?\S\s{2,})\S")
+
+
+def fit(text: str, width: int) -> str:
+    """Wrap each line longer than `width`; a continuation lines up under the text after the
+    first run of two spaces (the description column of help lines), else under the start."""
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        m = HANGING.match(line)
+        indent = len(line) - len(line.lstrip())
+        hang = len(m.group(1)) if m and len(m.group(1)) < width // 2 else (indent + 2 if indent else 0)
+        out.append(textwrap.fill(line, width, subsequent_indent=" " * hang,
+                                 break_on_hyphens=False, break_long_words=False))
+    return "\n".join(out)
+
+
 def use_colour(no_color_flag: bool) -> bool:
     """Colour only on a terminal, and never under --no-color or NO_COLOR (no-color.org)."""
     return not no_color_flag and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
@@ -146,13 +165,24 @@ class Repl(InfoCommands):
 
     # -- output --------------------------------------------------------------------------------
     def say(self, text: FormattedText | str, style: str = "") -> None:
-        ft = FormattedText([(style, text + "\n")]) if isinstance(text, str) else text
-        plain = render.plain(ft)
-        self.transcript.append(plain.rstrip("\n"))
+        """Print a message (a str is wrapped to the terminal's width, SPEC §31.6); the
+        transcript keeps it unwrapped."""
+        if isinstance(text, str):
+            self.transcript.append(text)
+            ft = FormattedText([(style, fit(text, self.width() - 1) + "\n")])
+            plain = render.plain(ft)
+        else:
+            ft = text
+            plain = render.plain(ft)
+            self.transcript.append(plain.rstrip("\n"))
         if self.color:
             print_formatted_text(ft, end="", output=self.output)
         else:
             print_formatted_text(plain, end="", output=self.output)
+
+    def say_command(self, command: str) -> None:
+        """A command to copy, on one line of its own however long (never wrapped)."""
+        self.say(FormattedText([("bold", f"  {command}\n")]))
 
     def width(self) -> int:
         try:

@@ -19,12 +19,12 @@ LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
 
 COMMANDS = {
     "help": "help                list commands and the action notation\n"
-            "help rules          the game in short; also help move, help station, help ships ...\n"
-            "help NAME | help #N a card's effect (help water, help #81), a tile id or a quest",
-    "board": "board [full|compact] draw the board (compact, one line a square, on a short terminal)",
-    "hand": "hand                your cards, quests and the tiles you still have to place",
+            "help rules          the game in short; also help move, help station, ...\n"
+            "help NAME, help #N  a card (help water, help #81), a tile id or a quest",
+    "board": "board [full|compact]  draw the board (compact: one line a square)",
+    "hand": "hand                your cards, quests and the tiles still to place",
     "scores": "scores              scores, hands, ships and pieces of every seat",
-    "legal": "legal [PREFIX]      the actions you may take now (those starting with PREFIX),\n"
+    "legal": "legal [PREFIX]      the actions you may take now (starting with PREFIX),\n"
              "                    numbered; type a number to play one",
     "look": "look SQUARE         what is on a square, e.g. look D-4 (or d4)\n"
             "look #T             a drawn tile's sides in each rotation, e.g. look #12",
@@ -35,20 +35,20 @@ COMMANDS = {
 NOTATION = """\
 Actions (type them, or press Tab to complete the legal ones):
   draw-tile N              draw a tile from pile N (1-4)             phase 1
-  place #T SQ rR           place drawn tile #T on square SQ turned R quarter turns clockwise
+  place #T SQ rR           place drawn tile #T on square SQ, R quarter turns
   scrap #T                 put aside a drawn tile that fits nowhere
   ship #C:name SQ          a new ship from card #C on a home square  phase 2
   upgrade sN #C:name       replace ship sN by a bigger ship card
   extra sN #C:name         attach a ship extra to ship sN
-  probe SQ/P  station SQ  pirate SQ/P   place a piece on a tile placed this turn (P: galaxy or path part)
+  probe SQ/P, station SQ, pirate SQ/P   a piece on a tile placed this turn
   score-station SQ         score a surrounded station now
   move sN SQ               move ship sN                              phase 3
-  discover #C:name P       play a planet card on planet P of the tile your ship reached
-  env #C:name  life #C:name [#C:name ...]  explorer #C:name  pass     during a discovery
+  discover #C:name P       a planet card on planet P where your ship landed
+  env #C, life #C [#C ...], explorer #C, pass     answers during a discovery
   discard #C               discard a card                            phase 4
-  draw refuel | draw port  draw a card                               phase 5
+  draw refuel, draw port   draw a card                               phase 5
   next                     end this phase (in phase 5: end your turn)
-Squares are like D-4 or d4 (column A-M, row 1-13); cards and tiles are named by handle (#12).
+Squares: D-4 or d4 (column A-M, row 1-13). Cards and tiles by handle: #12.
 """
 NOTATION += textwrap.fill("Topics: help " + ", ".join(topic_names()), 78, subsequent_indent="  ")
 

@@ -184,7 +184,10 @@ class LiveRepl(Repl, UiSink):
         hint = getattr(self.driver, "resume_hint", lambda: None)()
         self.confirm = ("leave the game?", LEAVE)
         self.say("The others cannot go on without you until you come back"
-                 + (f"; come back with:\n  {hint}" if hint else ".") + "\ny or quit: leave, else stay.")
+                 + ("; come back with:" if hint else "."))
+        if hint:
+            self.say_command(hint)
+        self.say("y or quit: leave, else stay.")
         return True
 
     def handle(self, line: str) -> bool:
