@@ -358,8 +358,12 @@ def test_refused_move_and_draw_say_why_and_next_asks_first(pipe):
     else:
         repl.handle("next")
     assert driver.state().phase == DISCARD
-    repl.handle("next")                           # no discard: the hand stays at 10
+    card = driver.state().players[0].hand[0]
+    repl.handle(f"discard #{card}")               # ends phase 4 by itself: a line says so
     assert driver.state().phase == REFILL
+    assert "now refill: draw / next" in said(repl)
+    repl.handle("draw refuel")
+    assert len(driver.state().players[0].hand) == 10
     repl.handle("draw refuel")
     assert "your hand is full (10 of 10 cards)" in said(repl)
     repl.handle("legal")
