@@ -76,6 +76,32 @@ def placement_cost() -> None:
         apply(state, seat, action)
 
 
+def discard_listing_cost() -> None:
+    """legal_actions() in the discard phase: one card each, or every set with Alien Artifact
+    (SPEC §6.4), for hands of 10 and 12 cards; the ratio is against the single-card listing."""
+    state = new_game(2)
+    dealer = LocalDealer(5)
+    views = [PlayerView(s) for s in range(2)]
+    while to_move(state) == CHANCE:
+        apply(state, CHANCE, dealer.outcome(state, views))
+    state.phase = 4  # DISCARD, as if the earlier phases were done
+    hand = state.players[0].hand
+    extra = [state.decks["refuel"].pop(0), state.decks["refuel"].pop(0)]
+    for size in (10, 12):
+        state.players[0].hand = hand[:10] + extra[:size - 10]
+        timings = []
+        for artifact in (False, True):
+            state.players[0].continuing = ["Alien Artifact"] if artifact else []
+            reps = 20 if artifact else 2000
+            start = time.perf_counter()
+            for _ in range(reps):
+                found = legal_actions(state, views[0])
+            timings.append(((time.perf_counter() - start) / reps, len(found)))
+        (plain, n_plain), (many, n_many) = timings
+        print(f"  hand of {size}: {1e6 * plain:8.1f} us for {n_plain} actions; with Alien Artifact "
+              f"{1e3 * many:6.1f} ms for {n_many} actions (x{many / plain:.0f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20)
@@ -89,6 +115,8 @@ def main() -> None:
         apply_cost(players, max(2, args.games // 4))
     print("Legal placement enumeration (tile p1-a, all four rotations)")
     placement_cost()
+    print("Discard listing (SPEC §6.4)")
+    discard_listing_cost()
 
 
 if __name__ == "__main__":

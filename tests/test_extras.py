@@ -231,3 +231,53 @@ def test_captain_rookie_as_a_role_starts_aboard_the_star_t_ship():
     assert g.state.ships[2].extras == ["Captain Rookie"]
     with pytest.raises(ValueError, match="needs role_play"):
         new_game(2, {"captain_rookie": True})
+
+
+def test_laser_beam_sends_a_probe_and_a_pirate_home_unscored():
+    g = _game()
+    fighter = ship(g, 0, "Fighter Ship", HOME, extras=("Laser Beam",))
+    gal = Tile("t-gal", "galaxy", 1, (GALAXY, DEEP, DEEP, DEEP), galaxies=((0,),))
+    g.state.board.place(gal, parse_square("F-6"), 0, setup=True)
+    g.state.players[1].probes.append((parse_square("F-6"), 0))
+    g.to_phase(MOVE)
+    probe = A.Fire(fighter, "probe", parse_square("F-6"), 0)
+    assert probe in g.legal()
+    g.act(probe)
+    assert g.state.players[1].probes == [] and g.state.moved and g.state.doom is None
+    g2 = _game()
+    route(g2)
+    g2.state.players[1].pirates.append((ROUTE[1], 0))
+    near = ship(g2, 0, "Star Cruiser", ROUTE[0], extras=("Laser Beam",))
+    g2.to_phase(MOVE)
+    g2.act(A.Fire(near, "pirate", ROUTE[1], 0))
+    assert g2.state.players[1].pirates == []
+
+
+def test_pirate_crew_needs_its_own_move_onto_an_opponents_tile():
+    g = _game()
+    planet(g, "E-5", owner=1)
+    raider = ship(g, 0, "Fighter Ship", E5, extras=("Pirate Crew",))
+    ship(g, 1, "Scout Ship", E5)
+    g.to_phase(MOVE)
+    assert not any(isinstance(a, A.Plunder) for a in g.legal())    # standing there is not enough
+    refused(g, 0, A.Plunder(1, 0), "right after its ship's move")
+    g.act(A.Move(raider, HOME))
+    assert not any(isinstance(a, A.Plunder) for a in g.legal())    # nobody to rob at home
+
+
+def test_extras_cost_energy_in_the_advanced_game():
+    """SPEC §15.4, §15.6: firing and playing Captain Rookie cost 1 energy each."""
+    g = _advanced("Lord DeWar")
+    rookie = give(g, 0, "Captain Rookie")
+    g.act(A.PlayRookie(rookie, "Captain Rookie", 2))
+    assert g.state.energy == 6
+    g = _advanced("Lord DeWar")
+    fighter = ship(g, 0, "Fighter Ship", HOME, extras=("Laser Beam",))
+    target = ship(g, 1, "Scout Ship", E5)
+    g.state.energy = 1
+    assert A.Fire(fighter, "ship", index=target) in g.legal()
+    g.state.energy = 0
+    assert A.Fire(fighter, "ship", index=target) not in g.legal()
+    g.state.energy = 7
+    g.act(A.Fire(fighter, "ship", index=target))
+    assert g.state.energy == 6
