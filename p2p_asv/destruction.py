@@ -187,6 +187,8 @@ def do_teleport(state: GameState, seat: int, action: Teleport) -> None:
     require(action.square in teleport_squares(state, ship), "a ship teleports to one of your home planets")
     play_from_hand(state, seat, action.card, action.name)
     state.decks["junk"].append(action.card)
+    if state.players[seat].role == "Lord DeWar" and not state.variants.advanced:
+        state.players[seat].gain(1, "role")   # SPEC §13.3: a Special Response card is one too
     ship.square = action.square   # not the turn's move (SPEC §15.2)
     _answered(state)
 

@@ -146,7 +146,9 @@ def test_a_teleport_card_saves_a_doomed_ship_to_a_home_planet():
         apply(state.clone(), 1, A.Teleport(theirs, wrong, "Negotiations", GREEN_HOME))
     with pytest.raises(IllegalAction, match="home planets"):
         apply(state.clone(), 1, A.Teleport(theirs, teleport, "Teleport", BLUE_HOME))
+    state.players[1].role = "Lord DeWar"                   # rigged: SPEC §13.3's point for the card
     g.act(A.Teleport(theirs, teleport, "Teleport", GREEN_HOME), seat=1)
+    assert state.players[1].breakdown.get("role") == 1
     assert state.ships[theirs].square == GREEN_HOME
     assert teleport in state.decks["junk"] and state.names[teleport] == "Teleport"
     assert state.doom is None
