@@ -51,6 +51,14 @@ def counted(fn) -> Counter:
     return tally
 
 
+def proof_ops(before, y) -> tuple[Counter, Counter]:
+    """(prove, verify) operation counts of one proven shuffle of ``before``."""
+    after, witness = mp.shuffle_deck(before, y)
+    proof = sp.prove_shuffle(before, after, witness, y, CTX).to_bytes()
+    return (counted(lambda: sp.prove_shuffle(before, after, witness, y, CTX)),
+            counted(lambda: sp.verify_shuffle(before, after, proof, y, CTX)))
+
+
 def best_us(fn, repeat: int = 3) -> float:
     best = float("inf")
     for _ in range(repeat):
@@ -71,6 +79,7 @@ def decks(n: int):
 
 
 def main() -> None:
+    sp.remember_verified = False  # time every check, as a peer alone in its process does
     prim = measure_primitives()
     print(f"primitives µs: var {prim['var']:.1f}  base {prim['base']:.1f}  add {prim['add']:.1f}")
     print("floor = var·t_var + base·t_base; floor+add also counts additions.")

@@ -125,7 +125,7 @@ class AsvRules:
 
     def learn(self, view: PlayerView, handle: int, label: str) -> None:
         prefix, name = name_of(label)
-        if prefix in ("card", "quest"):  # a misplaced tile label teaches nothing; the audit names it
+        if prefix in ("card", "quest"):  # a misplaced tile label teaches nothing
             view.learn(handle, name)
 
 

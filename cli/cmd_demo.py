@@ -86,7 +86,7 @@ def run(args) -> int:
 
 
 def verify_all(out: Path, n: int) -> int:
-    """Verify every log in `out`; all must be finished, audited and share one head."""
+    """Verify every log in `out`; all must be valid, finished and share one head."""
     logs = sorted(out.glob("*.asvlog"))
     heads, ok = set(), len(logs) == n
     for path in logs:
@@ -95,7 +95,7 @@ def verify_all(out: Path, n: int) -> int:
         good = report.exit_code == 0
         ok &= good
         print(f"  {path.name}: {'valid' if report.valid else 'INVALID'}, {report.events} events, "
-              f"{'finished' if report.finished else 'unfinished'}, audit {report.audit}, head {report.head[:16]}"
+              f"{'finished' if report.finished else 'unfinished'}, head {report.head[:16]}"
               + ("" if report.valid else f" ({report.reason})"))
     ok &= len(heads) == 1
     if len(logs) != n:

@@ -2,7 +2,7 @@
 
 The invite line (`asv join HOST:PORT/GAMEID/FINGERPRINT`) is what the others paste. The
 game starts when the seats are full; the seats are then fixed by commit-reveal and the
-creator has no more say than anyone (SPEC §29.2-§29.3). Exit 0: finished and audited;
+creator has no more say than anyone (SPEC §29.2-§29.3). Exit 0: finished;
 2: aborted because a peer went silent; 1: error.
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ADDRESS is the invite `HOST:PORT/GAMEID/FINGERPRINT` printed by `asv host` (the leading
 "asv join" may be pasted too). With --resume the game id comes from the log; the peer
 replays its own log and secrets, then catches up from the others (SPEC §29.7).
-Exit 0: finished and audited; 2: aborted (a silent peer was named); 1: error.
+Exit 0: finished; 2: aborted (a silent peer was named); 1: error.
 """
 from __future__ import annotations
 

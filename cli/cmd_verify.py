@@ -1,6 +1,7 @@
-"""Verify a game log: framing, signatures, chain, proofs, audit; replays the game and scores it.
+"""Verify a game log: framing, signatures, chain, every shuffle proof and decryption share
+as it is read; replays the game and scores it.
 
-Exit 0: a valid, finished and audited game. Exit 2: a valid prefix of an unfinished (or
+Exit 0: a valid, finished game. Exit 2: a valid prefix of an unfinished (or
 aborted) game. Exit 1: invalid; the first bad record is named (seq, author fingerprint,
 reason). Exit 3: the file cannot be read (missing, no permission, not a log). SPEC §27.6.
 """
@@ -35,7 +36,7 @@ def run(args) -> int:
         return report.exit_code
     if report.valid:
         state = "finished" if report.finished else "unfinished (valid prefix)"
-        print(f"valid: {report.events} events, {state}, audit {report.audit}")
+        print(f"valid: {report.events} events, {state}, every proof checked")
         print(f"game {report.game_id}  head {report.head}")
     else:
         where = "?" if report.seq is None else report.seq

@@ -40,7 +40,7 @@ def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | o
     result = peers[0].result()
     return {"seed": seed, "players": players, "events": events, "seconds": round(seconds, 3),
             "game_id": game.hex(), "head": peers[0].chain.head.hex(), "heads_agree": len(heads) == 1,
-            "audit": "passed" if all(p.audit and p.audit.passed for p in peers) else "failed",
+            "finished": all(p.finished for p in peers),
             "scores": result["scores"], "winners": result["winners"], "title": result.get("title"),
             "seats": [roster.index(k) for k in peers[0].seat_keys],
             "bots": kinds, "logs": [str(f.path) for f in files[::2]]}

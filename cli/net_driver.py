@@ -26,7 +26,7 @@ from .repl_live import LiveRepl, NoteWriter, UiSink
 
 __all__ = ["RecordingRules", "NetDriver", "play_networked"]
 
-STARTED = ("play", "open", "done", "aborted")
+STARTED = ("play", "done", "aborted")
 
 
 class RecordingRules(AsvRules):

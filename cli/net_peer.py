@@ -127,9 +127,9 @@ def scoreboard(session) -> str:
 
 
 def exit_code(node: Node) -> int:
-    """0 finished and audited; 2 aborted (a silent peer was named); 1 anything else."""
+    """0 finished; 2 aborted (a silent peer was named); 1 anything else."""
     s = node.session
-    if s is not None and s.finished and s.audit is not None and s.audit.passed:
+    if s is not None and s.finished:
         return 0
     if s is not None and s.phase == "aborted":
         return 2
@@ -164,8 +164,6 @@ class Printer:
             self.say(f"  {note} by seat {s.seat_of[ev.author] + 1} of {s.players}")
         elif ev.kind in ("abort", "halt"):
             self.say(note)
-        elif ev.kind == "open" and s.finished:
-            self.say(f"all secrets opened; audit {'passed' if s.audit.passed else 'FAILED: ' + s.audit.reason}")
         if self.turns and s.phase == "play" and s.rules.name != AsvRules.name:
             if getattr(s.state, "turns", self._turn) != self._turn and getattr(s.state, "due", "") == "turn":
                 from cli.sw_net import progress_line

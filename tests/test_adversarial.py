@@ -1,6 +1,6 @@
 """Cheating peers (SPEC §26.3, §26.7): every rejected event names its author, leaves the
 honest replicas unchanged, and the honest logs stay valid; cheating in a shuffle is
-named by the end-of-game audit."""
+refused at its own event because its proof fails (SPEC §25.10)."""
 from __future__ import annotations
 
 import pytest
@@ -9,10 +9,11 @@ from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.errors import Equivocation, ForgedSignature, OutOfOrder, ReplayedEvent, WrongAuthor
 from protocol.session import (
-    CHANCE, BadBody, BadKeyShare, BadShare, BadShuffle, CardNotHeld, ClaimMismatch,
+    CHANCE, BadBody, BadKeyShare, BadShare, BadShuffle, BadShuffleProof, CardNotHeld, ClaimMismatch,
     OpeningMismatch, SessionHalted, SessionPeer, StateHashMismatch, run_local, verify_log,
 )
 from protocol.crypto import fingerprint
+from protocol.session.dealing import shuffle_context
 from tests.session_helpers import craft, make_peers, run_until, step, writer
 from tests.toy_game import ToyRules, play_own_card
 
@@ -191,43 +192,90 @@ def test_state_hash_mismatch_halts_without_logging(peers):
         assert verify_log(p.log.path, RULES)[0].valid
 
 
-def test_opening_a_wrong_key_share(peers):
-    w = until(peers, "open")
-    rejected(peers, w, craft(w, lambda b: b.update(x=g.scalar_from_int(5))), OpeningMismatch)
-    rejected(peers, w, craft(w, lambda b: b.update(w=[])), BadBody)
+def _proved(peer, tamper):
+    """A shuffle body the way a cheating `peer` would best make it: shuffle the current
+    deck honestly, `tamper(before, after)` with the output, then prove the tampered deck
+    with the real witness (it has no better one)."""
+    book = peer.book
+    before = book.current.deck
+    after, witness = mp.shuffle_deck(before, book.joint_key)
+    after = tamper(before, list(after))
+    ctx = shuffle_context(peer.game, peer.chain.height, peer.me)
+    proof = mp.prove_shuffle(before, after, witness, book.joint_key, ctx)
+    return {"d": mp.encode_deck(after), "p": proof.to_bytes()}
 
 
-class _Cheat(SessionPeer):
-    """Tampers with the first deck it shuffles, then opens its honest witness."""
-    how = "duplicate"
-    cheated_at: int | None = None
-
-    def _body(self, kind, seq, action):
-        body = super()._body(kind, seq, action)
-        if kind == "shuffle" and self.cheated_at is None:
-            deck = list(mp.decode_deck(body["d"]))
-            r = g.random_scalar()
-            if self.how == "duplicate":
-                deck[1] = mp.rerandomize(deck[0], r, self.book.joint_key)
-            else:  # substitute: a fresh encryption of a card of the cheater's choice
-                m = self.book.table.point("card:f")
-                deck[2] = mp.Ciphertext(g.base_mul(r), g.add(m, g.mul(r, self.book.joint_key)))
-            body["d"] = mp.encode_deck(deck)
-            self.cheated_at = seq
-        return body
+def _fresh(book, label):
+    r = g.random_scalar()
+    return mp.Ciphertext(g.base_mul(r), g.add(book.table.point(label), g.mul(r, book.joint_key)))
 
 
-@pytest.mark.parametrize("how", ["duplicate", "substitute"])
-def test_audit_names_the_shuffler_who_duplicated_or_substituted(tmp_path, how):
-    peers = make_peers(RULES, 3, agent_for=lambda k: play_own_card, log_dir=str(tmp_path))
-    cheat = type("Cheat", (_Cheat,), {"how": how})
-    bad = cheat(peers[1].identity, RULES, peers[1].game, peers[1].roster, {},
-                agent=play_own_card)
-    peers[1] = bad
-    run_local(peers)
-    for p in (peers[0], peers[2]):
-        assert p.finished and not p.audit.passed
-        assert p.seat_keys[p.audit.seat] == bad.me and p.audit.seq == bad.cheated_at
-        report, _ = verify_log(p.log.path, RULES)
-        assert not report.valid and report.audit == "failed" and report.exit_code == 1
-        assert report.author == fingerprint(bad.me) and report.seq == bad.cheated_at
+def _chosen_arrangement(peer):
+    """Attack 1: replace the deck by fresh encryptions of an order the cheater knows."""
+    def tamper(before, after):
+        labels = sorted(mp.label_bytes(x).decode() for x in peer.book.table.labels)
+        return [_fresh(peer.book, labels[i % len(labels)]) for i in range(len(after))]
+    return tamper
+
+
+def _no_card(peer):
+    """Attack 4: one card becomes a ciphertext of a point that is no card."""
+    def tamper(before, after):
+        after[0] = mp.Ciphertext(after[0].c1, g.add(after[0].c2, g.G))
+        return after
+    return tamper
+
+
+def _duplicate(peer):
+    def tamper(before, after):
+        after[1] = mp.rerandomize(after[0], g.random_scalar(), peer.book.joint_key)
+        return after
+    return tamper
+
+
+@pytest.mark.parametrize("attack", [_chosen_arrangement, _no_card, _duplicate])
+def test_a_cheated_shuffle_is_refused_at_its_own_event_naming_its_author(peers, attack):
+    """SPEC §26.4: attacks 1 and 4 of issue 7 (and a duplicated card) fail at once."""
+    run_until(peers, lambda: writer(peers).pending_obligation() == "shuffle"
+              and writer(peers).book.current.done == len(peers) - 1)    # the last shuffler
+    w = writer(peers)
+    err = rejected(peers, w, craft(w, body=_proved(w, attack(w))), BadShuffleProof)
+    assert "challenge does not match" in str(err)
+    step(peers)                                # an honest shuffle from the same peer goes through
+    assert all(p.halted is None and p.chain.head == w.chain.head for p in peers)
+
+
+def test_a_proof_made_for_another_peer_or_height_is_refused(peers):
+    w = until(peers, "shuffle")
+    body = w._body("shuffle", w.chain.height + 1, None)      # proof bound to the wrong seq
+    rejected(peers, w, craft(w, body=body), BadShuffleProof)
+    other = next(p for p in peers if p is not w)
+    before = w.book.current.deck
+    after, witness = mp.shuffle_deck(before, w.book.joint_key)
+    ctx = shuffle_context(w.game, w.chain.height, other.me)   # proof in another author's name
+    proof = mp.prove_shuffle(before, after, witness, w.book.joint_key, ctx)
+    rejected(peers, w, craft(w, body={"d": mp.encode_deck(after), "p": proof.to_bytes()}), BadShuffleProof)
+    rejected(peers, w, craft(w, lambda b: b.update(p=b["p"][:-32])), BadShuffleProof)
+    rejected(peers, w, craft(w, lambda b: b.pop("p")), BadBody)
+
+
+def test_attack_3_reshuffle_of_copies_of_a_victims_hand_card_is_refused(tmp_path):
+    """The shuffler of a reshuffle cannot fill it with re-randomised copies of a card in a
+    victim's hand: the input is exactly the cards under the source handles."""
+    def agent(state, view):
+        return "pass" if view["seat"] == 2 else play_own_card(state, view)
+    peers = make_peers(RULES, 3, agent_for=lambda k: agent, log_dir=str(tmp_path))
+    run_until(peers, lambda: writer(peers).pending_obligation() == "shuffle"
+              and writer(peers).book.current.request.source is not None)
+    w = writer(peers)
+    victim_seat = 2 if w.seat != 2 else 1
+    (victim_card,) = w.state["hands"][victim_seat]
+    assert victim_card not in w.book.current.request.source
+
+    def copies(before, after):
+        target = w.book.cipher[victim_card]
+        return [mp.rerandomize(target, g.random_scalar(), w.book.joint_key) for _ in after]
+    err = rejected(peers, w, craft(w, body=_proved(w, copies)), BadShuffleProof)
+    assert err.seq == w.chain.height
+    step(peers)                                                 # the honest reshuffle goes through
+    assert all(p.halted is None for p in peers)

@@ -101,6 +101,22 @@ def test_every_byte_of_a_proof_flipped_is_refused():
             sp.verify_shuffle(before, after, bytes(flipped), Y, CTX)
 
 
+def test_a_verified_proof_is_remembered_per_process_but_nothing_else_is(monkeypatch):
+    before, after, witness = shuffled(3)
+    wire = sp.prove_shuffle(before, after, witness, Y, CTX).to_bytes()
+    sp.verify_shuffle(before, after, wire, Y, CTX)
+    calls = []
+    monkeypatch.setattr(sp, "_expected_challenge", lambda *a: calls.append(a))
+    sp.verify_shuffle(before, after, wire, Y, CTX)         # byte-identical inputs: no new check
+    assert calls == []
+    with pytest.raises(sp.ShuffleProofError):               # anything else is checked again
+        sp.verify_shuffle(before, after, wire, Y, CTX + b"!")
+    monkeypatch.setattr(sp, "remember_verified", False)
+    with pytest.raises(sp.ShuffleProofError):
+        sp.verify_shuffle(before, after, wire, Y, CTX)
+    assert len(calls) == 2
+
+
 def test_hedged_nonces_are_fresh_but_reproducible_with_fixed_entropy():
     before, after, witness = shuffled(3)
     a = sp.prove_shuffle(before, after, witness, Y, CTX).to_bytes()
@@ -145,3 +161,56 @@ def test_property_any_permutation_verifies_and_no_other_output_does(perms):
     other, _ = mp.shuffle_deck(before, Y, permutation=second)   # fresh randomisers: another output
     with pytest.raises(sp.ShuffleProofError):
         sp.verify_shuffle(before, other, proof, Y, CTX)
+
+
+def spec_verify(before, after, proof, y, context):
+    """A second verifier written from SPEC §25.10 alone (no code shared with the module
+    but the §25.1 primitives): it must agree with the module on the known answer."""
+    n = len(before)
+    lp, L = g.lp, g.L
+    sc = lambda k: (k % L).to_bytes(32, "little")            # noqa: E731
+    num = lambda b: int.from_bytes(b, "little")               # noqa: E731
+    tag = b"p2p-asv/shuffle-generator/v1"
+    h = g.hash_to_point(tag, b"H")
+    hs = [g.hash_to_point(tag, i.to_bytes(4, "big")) for i in range(n)]
+    pts = [proof[32 * k:32 * k + 32] for k in range(2 * n)]
+    cs, chain = pts[:n], pts[n:]
+    scal = [num(proof[64 * n + 32 * k:64 * n + 32 * k + 32]) for k in range(5 + 2 * n)]
+    c, s1, s2, s3, s4 = scal[:5]
+    s_hat, s_pr = scal[5:5 + n], scal[5 + n:]
+    deck = lambda d: b"".join(ct.c1 + ct.c2 for ct in d)     # noqa: E731
+    seed = hashlib.sha512(lp(b"p2p-asv/shuffle-proof/v1", context, g.G, y, n.to_bytes(4, "big"),
+                             h + b"".join(hs), deck(before), deck(after), b"".join(cs))).digest()
+    u = [num(hashlib.sha512(lp(b"p2p-asv/shuffle-proof/v1", seed, j.to_bytes(4, "big"))).digest()) % L
+         for j in range(n)]
+
+    def comb(terms):                                          # Σ k·P, one term at a time
+        acc = None
+        for k, p in terms:
+            t = g.mul(sc(k), p)
+            acc = t if acc is None else g.add(acc, t)
+        return acc
+    prod = 1
+    for k in u:
+        prod = prod * k % L
+    c_bar = g.sub(g.sum_points(cs), g.sum_points(hs))
+    t1 = comb([(s1, g.G), (-c, c_bar)])
+    t2 = comb([(s2, g.G), (-c, g.sub(chain[-1], g.mul(sc(prod), h)))])
+    t3 = comb([(s3, g.G), *zip(s_pr, hs), *((-c * u[j], cs[j]) for j in range(n))])
+    t41 = comb([*((s_pr[i], after[i].c1) for i in range(n)), (-s4, g.G), *((-c * u[j], before[j].c1) for j in range(n))])
+    t42 = comb([*((s_pr[i], after[i].c2) for i in range(n)), (-s4, y), *((-c * u[j], before[j].c2) for j in range(n))])
+    t_hat = [comb([(s_hat[i], g.G), (s_pr[i], chain[i - 1] if i else h), (-c, chain[i])]) for i in range(n)]
+    again = g.hash_to_scalar(b"p2p-asv/shuffle-proof/challenge/v1", seed, b"".join(chain),
+                             t1, t2, t3, t41, t42, b"".join(t_hat))
+    return num(again) == c
+
+
+def test_a_verifier_written_from_the_spec_agrees_on_the_known_answer():
+    table = mp.CardTable(["x", "y", "z"])
+    before = mp.initial_deck(table, Y)
+    rands = [g.scalar_from_int(k) for k in (5, 6, 7)]
+    after, witness = mp.shuffle_deck(before, Y, permutation=[2, 0, 1], randomizers=rands)
+    wire = sp.prove_shuffle(before, after, witness, Y, b"kat", entropy=bytes(32)).to_bytes()
+    assert spec_verify(before, after, wire, Y, b"kat")
+    assert not spec_verify(before, (after[1], after[0], after[2]), wire, Y, b"kat")
+    assert not spec_verify(before, after, wire, Y, b"kat2")

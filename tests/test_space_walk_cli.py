@@ -90,7 +90,7 @@ def test_logged_game_verifies_from_the_log_alone(logs, capsys):
     for log in logs:
         assert main(["verify", "--json", str(log)]) == 0
         report = json.loads(capsys.readouterr().out)
-        assert report["valid"] and report["finished"] and report["audit"] == "passed"
+        assert report["valid"] and report["finished"] and "audit" not in report
         heads.add(report["head"])
     assert len(heads) == 1
 
@@ -99,7 +99,7 @@ def test_log_show_and_replay_read_the_game_from_the_log(logs, capsys):
     capsys.readouterr()
     assert main(["log", "show", str(logs[0])]) == 0
     out = capsys.readouterr().out
-    assert " action      place L " in out and "audit passed" in out
+    assert " action      place L " in out and " open " not in out     # no end-of-game opening
     assert main(["replay", str(logs[0]), "--to", "40"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("after seq 40") and "14 (@) hole" in out and "small orbit" in out

@@ -4,14 +4,14 @@ Game-agnostic: a deck is a list of distinct opaque labels. The flow is
 
 1. key setup (keys): commit-reveal of Y_i = x_i·G with Schnorr proofs; Y = ΣY_i;
 2. initial_deck(table, Y): the public deck (G, M_k + Y);
-3. each player in turn: shuffle_deck -> new deck, private witness;
+3. each player in turn: shuffle_deck -> new deck, private witness, which it proves
+   with prove_shuffle -> a proof anyone checks with verify_shuffle (shuffle_proof);
 4. a hidden card for player p: every other player sends decryption_share (D_i = x_i·C1
    with a Chaum-Pedersen proof), p checks each with verify_share and calls
-   private_reveal; a public card: every player sends a share, anyone calls public_reveal;
-5. end of game: players open x_i and their witnesses; audit_shuffles and open_card let
-   anyone check every shuffle and read every card.
+   private_reveal; a public card: every player sends a share, anyone calls public_reveal.
 
-This module holds decryption shares, reveals and the audit, and re-exports the rest.
+Secret key shares are never published: a card nobody showed stays hidden for good.
+This module holds decryption shares and reveals, and re-exports the rest.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from protocol.poker.keys import (
     key_commitment, publish_key_share, verify_key_share,
 )
 from protocol.poker.shuffle import ShuffleMismatch, ShuffleWitness, rerandomize, shuffle_deck, verify_shuffle_with_witness
+from protocol.poker.shuffle_proof import ShuffleProof, ShuffleProofError, prove_shuffle, verify_shuffle
 
 SHARE_TAG = b"p2p-asv/decryption-share/v1"
 DECRYPTION_SHARE_BYTES = g.POINT_BYTES + proofs.PROOF_BYTES
@@ -40,11 +41,12 @@ __all__ = [
     "CardTable", "Ciphertext", "Deck", "DecryptionShare", "DuplicateLabel",
     "InvalidDecryptionShare", "InvalidKeyShare", "KeySetupRound", "KeyShare", "Label",
     "MalformedDeck", "MentalPokerError", "PointCollision", "PublishedKeyShare",
-    "ShuffleMismatch", "ShuffleWitness", "UnknownCard", "audit_shuffles", "card_point",
-    "combine_shares", "decode_deck", "decryption_share", "encode_deck", "initial_deck",
-    "joint_public_key", "key_commitment", "label_bytes", "open_card", "private_reveal",
-    "public_reveal", "publish_key_share", "rerandomize", "share_context", "shuffle_deck",
-    "verify_key_share", "verify_secret_shares", "verify_share", "verify_shuffle_with_witness",
+    "ShuffleMismatch", "ShuffleProof", "ShuffleProofError", "ShuffleWitness", "UnknownCard",
+    "card_point", "combine_shares", "decode_deck", "decryption_share", "encode_deck",
+    "initial_deck", "joint_public_key", "key_commitment", "label_bytes", "private_reveal",
+    "prove_shuffle", "public_reveal", "publish_key_share", "rerandomize", "share_context",
+    "shuffle_deck", "verify_key_share", "verify_share", "verify_shuffle",
+    "verify_shuffle_with_witness",
 ]
 
 
@@ -126,50 +128,3 @@ def private_reveal(
 def public_reveal(ct: Ciphertext, verified_shares: Sequence[bytes], table: CardTable) -> Label:
     """The label of a card from every player's verified share. No scalar multiplication."""
     return table.label_of(combine_shares(ct, verified_shares))
-
-
-# ---------------------------------------------------------------- end-of-game audit
-
-
-def verify_secret_shares(
-    secrets_: Sequence[bytes], publics: Sequence[bytes], participants: Sequence[str],
-) -> bytes:
-    """Check each opened x_i against its Y_i (1 base mult each); returns x = Σx_i (SPEC §25.7)."""
-    if not (len(secrets_) == len(publics) == len(participants)):
-        raise ValueError("secrets, publics and participants must have the same length")
-    total = g.scalar_from_int(0)
-    for x, y, who in zip(secrets_, publics, participants):
-        try:
-            g.validate_scalar(x, nonzero=True)
-        except g.InvalidScalar as exc:
-            raise InvalidKeyShare(who, f"opened secret: {exc.reason}") from exc
-        if g.base_mul(x) != y:
-            raise InvalidKeyShare(who, "opened secret does not match the published share")
-        total = g.scalar_add(total, x)
-    return total
-
-
-def open_card(ct: Ciphertext, all_secret_shares: Sequence[bytes], table: CardTable) -> Label:
-    """Read any card once every x_i is open: M = C2 − (Σx_i)·C1. Cost: 1 var mult.
-
-    The secrets should have been checked with verify_secret_shares first.
-    """
-    x = g.scalar_from_int(0)
-    for s in all_secret_shares:
-        x = g.scalar_add(x, s)
-    return table.label_of(g.sub(ct.c2, g.mul(x, ct.c1)))
-
-
-def audit_shuffles(
-    start: Sequence[Ciphertext], steps: Sequence[tuple[str, Sequence[Ciphertext], ShuffleWitness]],
-    joint_key: bytes,
-) -> Deck:
-    """Replay a chain of shuffles from ``start``: each step is (shuffler, deck it
-    published, witness it opened). Raises ShuffleMismatch naming the first shuffler
-    whose step does not check; returns the final deck. Cost: n base + n var per step.
-    """
-    current: Deck = tuple(start)
-    for who, after, witness in steps:
-        verify_shuffle_with_witness(current, after, witness, joint_key, participant=who)
-        current = tuple(after)
-    return current

@@ -20,7 +20,8 @@ PUBLISHED_KEY_BYTES = g.POINT_BYTES + proofs.PROOF_BYTES
 
 
 class InvalidKeyShare(MentalPokerError):
-    """A published key share (or, at the audit, a secret share) that does not check out."""
+    """A published key share that does not check out (bad proof, copied share, or shares
+    that cancel out)."""
 
     def __init__(self, participant: str | None, reason: str) -> None:
         self.participant = participant

@@ -1,9 +1,9 @@
 """Shuffling an encrypted deck: re-randomise every card, then permute (SPEC §25.5).
 
 Output card i is input card permutation[i] re-encrypted with randomiser r_i:
-after[i] = (C1 + r_i·G, C2 + r_i·Y). The shuffler keeps (permutation, r_i) as its
-witness and opens it at the end of the game, when verify_shuffle_with_witness lets
-anyone check that the output is exactly a re-encrypted permutation of the input.
+after[i] = (C1 + r_i·G, C2 + r_i·Y). (permutation, r_i) is the private witness: the
+shuffler proves with it (shuffle_proof, SPEC §25.10) and never publishes it.
+verify_shuffle_with_witness is the direct check, for tests and for whoever holds one.
 """
 
 from __future__ import annotations

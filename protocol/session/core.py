@@ -2,16 +2,17 @@
 
 A Session applies a game's signed events strictly in order and checks each before it is
 accepted: signature and chain (SPEC §22), the one author allowed at this height and the
-kind of event due, the body's fields, every commitment, key share, shuffled point and
+kind of event due, the body's fields, every commitment, key share, shuffle proof and
 decryption proof, every claimed hidden card, the game's own rules, and the author's state
 hash. A rejected event changes nothing and is never logged; an accepted one is logged.
+Nothing is left to check at the end: a log is checked at every prefix.
 
 Without an identity a Session is an observer (`asv verify` replays a log with one);
 SessionPeer adds a seat: it writes its own events when they are due.
 
 Phases of a game (SPEC §26.2): hello (lobby order) -> seat-commit, seat-reveal (lobby
 order; seats = permutation of the joint value) -> key-commit, key-reveal (seat order) ->
-play (actions, shuffles, shares, driven by the game) -> open (seat order) -> done.
+play (actions, shuffles, shares, driven by the game) -> done.
 """
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from protocol.crypto import commit_reveal as cr
 from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.session.abort import ABORT_KIND, check_abort
-from protocol.session.audit import AuditReport, run_audit
 from protocol.session.dealing import DeckBook
 from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
@@ -29,7 +29,7 @@ from protocol.log import Chain, SignedEvent, parse_event
 from protocol.session.game_rules import CHANCE, GameRuleError, GameRules
 from protocol.crypto import WeakPublicKey, check_public_key, fingerprint
 from protocol.poker import PUBLISHED_KEY_BYTES
-from protocol.session.body import check_fields, is_bytes, is_int, want_bytes, want_list, want_map, want_str
+from protocol.session.body import check_fields, is_bytes, want_bytes, want_list, want_map, want_str
 from protocol.session.errors import (
     BadBody, BadKeyShare, DeckCorrupted, IllegalMove, OpeningMismatch, SessionError, SessionHalted,
     StateHashMismatch, UnexpectedKind,
@@ -39,7 +39,7 @@ __all__ = ["Session", "MAX_PLAYERS", "HASHED_PHASES", "card_table", "roster_prob
 
 MAX_PLAYERS = 8
 MAX_ACTION_TEXT = 512
-HASHED_PHASES = ("play", "open")     # events of these phases carry the state hash "h"
+HASHED_PHASES = ("play",)     # events of this phase carry the state hash "h"
 SEAT_TAG = b"p2p-asv/seat-order/v1"
 _TABLES: dict[tuple[str, ...], mp.CardTable] = {}
 
@@ -86,9 +86,6 @@ class Session:
         self.publics: list[bytes] = []
         self.state: Any = None
         self.book: DeckBook | None = None
-        self.secrets: dict[int, bytes] = {}
-        self.witnesses: dict[int, dict[int, mp.ShuffleWitness]] = {}
-        self.audit: AuditReport | None = None
         self.notes: list[str] = []
         self.halted: SessionError | None = None
         self.evidence: tuple[SignedEvent, SessionError] | None = None   # the due author's refused event
@@ -114,7 +111,7 @@ class Session:
             return None if self.roster is None else self.roster[self.count]
         if self.phase in ("seat-commit", "seat-reveal"):
             return self.roster[self.count]
-        if self.phase in ("key-commit", "key-reveal", "open"):
+        if self.phase in ("key-commit", "key-reveal"):
             return self.seat_keys[self.count]
         if self.phase == "play":
             who = self.rules.to_move(self.state)
@@ -316,8 +313,8 @@ class Session:
         """Run the game forward over every deck operation whose obligations are met."""
         while True:
             who = self.rules.to_move(self.state)
-            if who is None:
-                self._next_phase("open")
+            if who is None:  # every card that had to be shown was shown by shares (SPEC §26.7)
+                self._next_phase("done")
                 return
             if who != CHANCE:
                 return
@@ -339,11 +336,12 @@ class Session:
         """Hook: the receiver of a deal decrypts its cards."""
 
     def _on_shuffle(self, seq: int, author: bytes, body: dict) -> str:
-        check_fields(body, {"d": want_bytes()}, seq, author)
+        check_fields(body, {"d": want_bytes(), "p": want_bytes()}, seq, author)
         deck = self.book.current.request.deck
-        self.book.accept_shuffle(seq, self.seat_of[author], author, body["d"], own=self._own)
+        self.book.accept_shuffle(seq, self.seat_of[author], author, body["d"], body["p"], own=self._own)
         self._sync(seq)
-        return f"shuffle {deck} ({len(body['d']) // mp.CIPHERTEXT_BYTES} cards)"
+        proof = "made" if self._own else "checked"
+        return f"shuffle {deck} ({len(body['d']) // mp.CIPHERTEXT_BYTES} cards, proof {proof})"
 
     def _on_shares(self, seq: int, author: bytes, body: dict) -> str:
         check_fields(body, {"s": want_list(), "for": want_list()}, seq, author)
@@ -371,37 +369,5 @@ class Session:
             self._engine(seat, text)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
-        self.book.record_claims(seq, seat, claims)
         self._sync(seq)
         return text + (" [proved " + " ".join(f"#{h}" for h, _ in claims) + "]" if claims else "")
-
-    # -- end of game -------------------------------------------------------------------------
-    def _on_open(self, seq: int, author: bytes, body: dict) -> str:
-        check_fields(body, {"x": want_bytes(32), "w": want_list()}, seq, author)
-        seat = self.seat_of[author]
-        try:
-            x = g.validate_scalar(body["x"], nonzero=True)
-        except g.InvalidScalar as exc:
-            raise OpeningMismatch(f"opened key share: {exc.reason}", seq=seq, author=author) from None
-        if g.base_mul(x) != self.publics[seat]:
-            raise OpeningMismatch("opened key share does not match the published Y_i", seq=seq, author=author)
-        want = self.book.shuffle_seqs(seat)
-        items = body["w"]
-        if (not all(want_list()(i) and len(i) == 2 and is_int(i[0]) and is_bytes(i[1]) for i in items)
-                or [i[0] for i in items] != want):
-            raise BadBody(f'"w" must hold [seq, witness] for the shuffles at {want}', seq=seq, author=author)
-        witnesses = {}
-        for s, raw in items:
-            try:
-                witnesses[s] = mp.ShuffleWitness.from_bytes(raw)
-            except mp.ShuffleMismatch as exc:
-                raise BadBody(f"witness of seq {s}: {exc.reason}", seq=seq, author=author) from None
-        self.secrets[seat], self.witnesses[seat] = x, witnesses
-        self.count += 1
-        if self.count == self.players:
-            self.audit = run_audit(self.book, [self.secrets[s] for s in range(self.players)],
-                                   [self.witnesses[s] for s in range(self.players)])
-            self._next_phase("done")
-            outcome = "passed" if self.audit.passed else f"FAILED at seq {self.audit.seq}: {self.audit.reason}"
-            return f"open key share and {len(witnesses)} shuffle witnesses; audit {outcome}"
-        return f"open key share and {len(witnesses)} shuffle witnesses"

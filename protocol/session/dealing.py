@@ -2,24 +2,24 @@
 shares have arrived, and whose turn it is within a deck operation (SPEC §26.4).
 
 The session hands each DeckRequest of the game to a DeckBook. The book turns it into
-obligations (one event per seat, in seat order), checks each arriving shuffle or share
-(points, sizes, Chaum-Pedersen proofs) and, once all are in, yields the outcome. It keeps
-everything the end-of-game audit needs (SPEC §26.7): each shuffle step with its input and
-output deck, each group of shuffles with what went in, and every identity claimed or
-revealed.
+obligations (one event per seat, in seat order), checks each arriving shuffle (its
+proof, SPEC §25.10) or share (its Chaum-Pedersen proof) and, once all are in, yields the
+outcome. Every check is made on arrival, so nothing is left for the end of the game.
 """
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 from protocol.crypto import group as g
 from protocol.poker import deck as mp
+from protocol.poker import shuffle_proof as sp
 from protocol.session.game_rules import DeckRequest
-from protocol.session.errors import BadBody, BadShare, BadShuffle, CardNotHeld, ClaimMismatch, DeckCorrupted
+from protocol.session.errors import (BadBody, BadShare, BadShuffle, BadShuffleProof, CardNotHeld, ClaimMismatch,
+                                     DeckCorrupted)
 
-__all__ = ["DeckBook", "ShuffleStep", "ShuffleGroup", "Claim", "share_context", "initial_ciphertexts"]
+__all__ = ["DeckBook", "share_context", "shuffle_context", "initial_ciphertexts"]
 
 
 def share_context(game: bytes, seq: int, handle: int) -> bytes:
@@ -29,35 +29,17 @@ def share_context(game: bytes, seq: int, handle: int) -> bytes:
     return g.lp(b"p2p-asv/session-share/v1", game, struct.pack(">Q", seq), struct.pack(">I", handle))
 
 
+def shuffle_context(game: bytes, seq: int, author: bytes) -> bytes:
+    """Fiat-Shamir context of a shuffle proof (SPEC §26.4): the game, the event height and
+    the author's public key, so no proof can be replayed into another event or by another
+    peer."""
+    return g.lp(b"p2p-asv/session-shuffle/v1", game, struct.pack(">Q", seq), author)
+
+
 def initial_ciphertexts(table: mp.CardTable, joint_key: bytes, labels: Sequence[str]) -> mp.Deck:
     """The public start of a new deck: (G, M + Y) per label, repeats allowed (several
     cards may carry one label), so every peer builds it without a message."""
     return tuple(mp.Ciphertext(g.G, g.add(table.point(label), joint_key)) for label in labels)
-
-
-@dataclass
-class ShuffleStep:
-    seq: int
-    seat: int
-    before: mp.Deck
-    after: mp.Deck
-
-
-@dataclass
-class ShuffleGroup:
-    """All shuffles of one request: what went in (labels or source handles) and the handles filled."""
-    request: DeckRequest
-    start: mp.Deck
-    steps: list[ShuffleStep] = field(default_factory=list)
-
-
-@dataclass
-class Claim:
-    """An identity stated for a handle: a public reveal (seat None) or a played card."""
-    seq: int
-    seat: int | None
-    handle: int
-    label: str
 
 
 @dataclass
@@ -66,7 +48,6 @@ class _Progress:
     seats: list[int]                  # obligations, in order
     done: int = 0
     deck: mp.Deck | None = None       # the current deck of a shuffle
-    group: ShuffleGroup | None = None
 
 
 class DeckBook:
@@ -80,8 +61,7 @@ class DeckBook:
         self.cipher: dict[int, mp.Ciphertext] = {}
         self.dealt_to: dict[int, int] = {}
         self.shares: dict[int, dict[int, bytes]] = {}
-        self.groups: list[ShuffleGroup] = []
-        self.claims: list[Claim] = []
+        self.shuffles_checked = 0           # proofs verified (own shuffles are not re-checked)
         self.current: _Progress | None = None
 
     # -- obligations -------------------------------------------------------------------
@@ -97,9 +77,7 @@ class DeckBook:
                 start = initial_ciphertexts(self.table, self.joint_key, request.labels)
             else:
                 start = tuple(self.cipher[h] for h in request.source)
-            progress.deck = start
-            progress.group = ShuffleGroup(request, start)
-            self.groups.append(progress.group)
+            progress.deck = start  # a reshuffle's input is exactly the cards under its source handles
         self.current = progress
 
     def due_seat(self) -> int | None:
@@ -115,32 +93,41 @@ class DeckBook:
         return "shuffle" if self.current.request.kind == "shuffle" else "shares"
 
     # -- shuffles ----------------------------------------------------------------------
-    def make_shuffle(self) -> tuple[bytes, mp.ShuffleWitness]:
-        deck, witness = mp.shuffle_deck(self.current.deck, self.joint_key)
-        return mp.encode_deck(deck), witness
+    def make_shuffle(self, seq: int, author: bytes) -> tuple[bytes, bytes]:
+        """(deck, proof) of a fresh shuffle of the current deck (SPEC §25.5, §25.10). The
+        witness lives only here: the proof is all anybody needs, so it is never kept."""
+        before = self.current.deck
+        deck, witness = mp.shuffle_deck(before, self.joint_key)
+        proof = sp.prove_shuffle(before, deck, witness, self.joint_key, shuffle_context(self.game, seq, author))
+        return mp.encode_deck(deck), proof.to_bytes()
 
-    def accept_shuffle(self, seq: int, seat: int, author: bytes, data: object, *, own: bool = False) -> None:
-        """`own`: the deck was made by this replica's peer; its points need no check."""
+    def accept_shuffle(self, seq: int, seat: int, author: bytes, data: object, proof: object, *,
+                       own: bool = False) -> None:
+        """Check a shuffled deck and its proof against the current deck; `own`: made by
+        this replica's peer a moment ago, so neither is re-checked. The proof's
+        multiplications check every point of the deck and the proof (SPEC §25.10)."""
         p = self.current
-        if not isinstance(data, bytes):
-            raise BadBody('"d" must be bin', seq=seq, author=author)
+        if not isinstance(data, bytes) or not isinstance(proof, bytes):
+            raise BadBody('"d" and "p" must be bin', seq=seq, author=author)
         want = len(p.deck)
         if len(data) != want * mp.CIPHERTEXT_BYTES:
             raise BadShuffle(f"deck of {len(data) // mp.CIPHERTEXT_BYTES} cards, expected {want}",
                              seq=seq, author=author)
-        try:
-            after = (tuple(mp.Ciphertext(data[i:i + 32], data[i + 32:i + 64])
-                           for i in range(0, len(data), mp.CIPHERTEXT_BYTES))
-                     if own else mp.decode_deck(data, self.names[seat]))
-        except mp.MalformedDeck as exc:
-            raise BadShuffle(exc.reason, seq=seq, author=author) from None
+        after = tuple(mp.Ciphertext(data[i:i + 32], data[i + 32:i + 64])
+                      for i in range(0, len(data), mp.CIPHERTEXT_BYTES))
         seen = {ct.c1 for ct in p.deck}  # each output card freshly re-randomised: no C1 twice
         for i, ct in enumerate(after):
             if ct.c1 in seen:
                 raise BadShuffle(f"card {i} repeats a C1 of the input or of an earlier output card",
                                  seq=seq, author=author)
             seen.add(ct.c1)
-        p.group.steps.append(ShuffleStep(seq, seat, p.deck, after))
+        if not own:
+            try:
+                sp.verify_shuffle(p.deck, after, proof, self.joint_key, shuffle_context(self.game, seq, author),
+                                  self.names[seat])
+            except sp.ShuffleProofError as exc:
+                raise BadShuffleProof(exc.reason, seq=seq, author=author) from None
+            self.shuffles_checked += 1
         p.deck = after
         p.done += 1
 
@@ -206,9 +193,7 @@ class DeckBook:
             try:
                 label = mp.public_reveal(self.cipher[h], list(self.shares[h].values()), self.table)
             except mp.UnknownCard:
-                raise DeckCorrupted(f"card #{h} of {req.deck} decrypts to no card; a shuffle of "
-                                    f"that deck is bad (the opening will name it)", seq=seq) from None
-            self.claims.append(Claim(seq, None, h, label))
+                raise DeckCorrupted(f"card #{h} of {req.deck} decrypts to no card", seq=seq) from None
             out.append((h, label))
         return out
 
@@ -234,10 +219,3 @@ class DeckBook:
                 actual = "no card"
             raise ClaimMismatch(f"card #{handle} is not {label!r} (it opens to {actual!r})",
                                 seq=seq, author=author)
-
-    def record_claims(self, seq: int, seat: int, claims: Sequence[tuple[int, str]]) -> None:
-        self.claims.extend(Claim(seq, seat, h, label) for h, label in claims)
-
-    # -- audit support -----------------------------------------------------------------
-    def shuffle_seqs(self, seat: int) -> list[int]:
-        return [st.seq for grp in self.groups for st in grp.steps if st.seat == seat]

@@ -1,8 +1,7 @@
 """Typed errors of the lockstep session (SPEC §26.8).
 
 Every rejection of an event is an EventError (SPEC §22): it names the height, the author
-and the reason, so a peer, a test or `asv verify` can say who broke what. The audit's
-failure names the culprit's shuffle or claim record, not the event that ended the game.
+and the reason, so a peer, a test or `asv verify` can say who broke what.
 """
 from __future__ import annotations
 
@@ -10,8 +9,8 @@ from protocol.errors import EventError
 
 __all__ = [
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare",
-    "BadShuffle", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
-    "StateHashMismatch", "DeckCorrupted", "AuditFailed", "SessionHalted",
+    "BadShuffle", "BadShuffleProof", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
+    "StateHashMismatch", "DeckCorrupted", "SessionHalted",
 ]
 
 
@@ -41,6 +40,12 @@ class BadShuffle(SessionError):
     identity) point."""
 
 
+class BadShuffleProof(BadShuffle):
+    """A shuffle whose proof (SPEC §25.10) does not show its deck is a re-encrypted
+    permutation of the exact input deck: a replaced, duplicated, substituted or forged
+    card, a proof made for another event, or a bad point in the deck or the proof."""
+
+
 class BadShare(SessionError):
     """A decryption share has an invalid point or its Chaum-Pedersen proof fails."""
 
@@ -63,13 +68,9 @@ class StateHashMismatch(SessionError):
 
 
 class DeckCorrupted(SessionError):
-    """A public reveal decrypts to no card: some shuffle of that deck is bad. Only the
-    end-of-game opening can name the shuffler, so no author is blamed here."""
-
-
-class AuditFailed(SessionError):
-    """The end-of-game audit found a bad shuffle or claim; seq and author name the
-    culprit's record."""
+    """A revealed or dealt card decrypts to no card, or the game refuses the outcome of a
+    deck operation. Every shuffle is proven and every share checked on arrival, so this
+    means the game and the session disagree; no author is blamed."""
 
 
 class SessionHalted(SessionError):

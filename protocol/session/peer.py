@@ -1,7 +1,8 @@
 """A seated peer's client (SPEC §26.6): a Session that also writes its own events.
 
-The peer keeps its secrets (seat-order value, key share x_i, shuffle witnesses) in its
-SecretsFile beside the log, never in the log, until the end-of-game `open` event. Its own
+The peer keeps its secrets (seat-order value, key share x_i) in its SecretsFile beside
+the log, never in the log; they are never published. A shuffle's witness is used for its
+proof (SPEC §25.10) and then dropped. Its own
 events go through exactly the checks a received event goes through, before they are
 signed; then they are appended to its chain and log and handed out as wire bytes.
 """
@@ -39,17 +40,14 @@ class SessionPeer(Session):
         self.view = None
         self._seat_value = cr.fresh_value()
         self._key = mp.KeyShare.generate()
-        self._own_witnesses: dict[int, mp.ShuffleWitness] = {}
         self._keep({"seat_value": self._seat_value, "key": self._key.secret})
 
     def adopt_secrets(self, kept: dict) -> None:
         """Resume (SPEC §29.7): take back the secrets this peer drew before a restart (seat
-        value, key share, shuffle witnesses, as merged from its SecretsFile) in place of the
-        fresh ones drawn in __init__. Call before replaying the log."""
+        value and key share, as merged from its SecretsFile) in place of the fresh ones
+        drawn in __init__. Call before replaying the log."""
         self._seat_value = kept["seat_value"]
         self._key = mp.KeyShare.generate(kept["key"])
-        self._own_witnesses = {int(k[1:]): mp.ShuffleWitness.from_bytes(v)
-                               for k, v in kept.items() if k.startswith("w") and k[1:].isdigit()}
 
     def write_halt(self) -> bytes:
         """Write the halt carrying the refused event kept in `evidence` (SPEC §29.10) and
@@ -141,10 +139,8 @@ class SessionPeer(Session):
         if kind == "key-reveal":
             return {"k": mp.publish_key_share(self._key, self.game, self.identity.fingerprint).to_bytes()}
         if kind == "shuffle":
-            deck, witness = self.book.make_shuffle()
-            self._keep({f"w{seq}": witness.to_bytes()})  # kept before the deck goes out
-            self._own_witnesses[seq] = witness
-            return {"d": deck}
+            deck, proof = self.book.make_shuffle(seq, self.me)
+            return {"d": deck, "p": proof}
         if kind == "shares":
             return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
         if kind == "action":
@@ -156,9 +152,6 @@ class SessionPeer(Session):
             proofs = [self.book.make_claim_share(self._key, seq, self.seat, h)
                       for h, _ in claims if self.book.dealt_to.get(h) == self.seat]
             return {"a": text, "p": proofs}
-        if kind == "open":
-            return {"x": self._key.secret,
-                    "w": [[s, self._own_witnesses[s].to_bytes()] for s in self.book.shuffle_seqs(self.seat)]}
         raise ValueError(f"unknown event kind {kind!r}")  # pragma: no cover
 
     def _choose(self) -> str:

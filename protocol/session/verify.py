@@ -1,5 +1,6 @@
 """Verify a game from one `.asvlog` alone (SPEC §26.10): framing, signatures, chain,
-every proof, the game's rules and state hashes, and the end-of-game audit.
+every proof (each shuffle proof and decryption share as it is read), the game's rules
+and state hashes. Finished, unfinished and aborted logs are checked alike.
 
 Strict: any framing problem (flipped byte, truncated record, trailing garbage) makes the
 log invalid, naming the record; only a clean log of an unfinished game is a "valid
@@ -28,7 +29,6 @@ class VerifyReport:
     events: int = 0
     head: str | None = None
     finished: bool = False
-    audit: str = "pending"               # "passed", "failed" or "pending"
     scores: list | None = None
     winners: list | None = None
     seq: int | None = None               # first bad record, when invalid
@@ -44,11 +44,11 @@ class VerifyReport:
     def exit_code(self) -> int:
         if not self.valid:
             return EXIT_INVALID
-        return EXIT_VALID if self.finished and self.audit == "passed" else EXIT_UNFINISHED
+        return EXIT_VALID if self.finished else EXIT_UNFINISHED
 
     def to_json(self) -> dict:
         out = {"valid": self.valid, "game_id": self.game_id, "events": self.events, "head": self.head,
-               "finished": self.finished, "audit": self.audit, "scores": self.scores,
+               "finished": self.finished, "scores": self.scores,
                "winners": self.winners, "aborted": self.aborted, "players": self.players,
                "halted": self.halted, "culprit": self.culprit}
         if not self.valid:
@@ -103,12 +103,4 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
     result = session.result()
     if result is not None:
         report.scores, report.winners = result.get("scores"), result.get("winners")
-    if session.audit is not None:
-        report.audit = "passed" if session.audit.passed else "failed"
-        if not session.audit.passed and report.valid:
-            report.valid = False
-            report.seq = session.audit.seq
-            seat = session.audit.seat
-            report.author = _author(session.seat_keys[seat]) if seat is not None else None
-            report.reason = f"audit failed: {session.audit.reason}"
     return report, session
