@@ -244,7 +244,7 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     repl = repl_class(driver, color=use_color, input=input, output=output,
                       history=history or default_history(), **repl_options)
     if isinstance(repl, UiSink):
-        printer.out = NoteWriter(repl)   # drops, aborts and the audit appear above the prompt
+        printer.out = NoteWriter(repl)   # drops and aborts appear above the prompt
     play_networked.last_repl = repl      # for tests: the transcript
     repl.run()
     if not node.over:                    # the human left: stop the peer; its log keeps what it wrote
