@@ -69,8 +69,6 @@ class SessionPeer(Session):
         (SPEC §29.6)."""
         peer = SessionPeer(self.identity, self.rules, self.game, self.roster, self.config, agent=self.agent)
         peer._seat_value, peer._key = self._seat_value, self._key
-        if hasattr(self, "_own_witnesses"):   # shuffle witnesses, while they are kept
-            peer._own_witnesses = {k: w for k, w in self._own_witnesses.items() if k < height}
         for ev in self.chain.events[:height]:
             peer.receive(ev)
         return peer
