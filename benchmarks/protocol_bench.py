@@ -7,7 +7,9 @@ All peers run in one process and every peer checks what it receives, as in
 `asv selfplay --log-dir`. A step is timed from the first to the last of its events.
 The floor is the number of variable-base mults, base mults, point checks and Ed25519
 verifications the step needs (SPEC §25.8, §26.11) times their measured unit cost; the
-ratio shows what signing, encoding, hashing and the session's bookkeeping add.
+ratio shows what signing, encoding, hashing and the session's bookkeeping add. Steps and
+unit costs are process CPU time (every peer runs in this one process): the machine is
+shared, and CPU time keeps the ratios meaningful when other work competes for it.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from benchmarks.crypto_primitives import measure_primitives  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 from benchmarks.shuffle_proof_bench import proof_ops  # noqa: E402
 from protocol.crypto import group as g  # noqa: E402
 from protocol.poker import deck as mp  # noqa: E402
@@ -132,18 +134,39 @@ def play(n: int):
         w = next(p for p in peers if p.pending_obligation() is not None)
         kind = w.pending_obligation()
         step = step_of(kind, w.book.current.request if w.book and w.book.current else None)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         wire = w.act()
         for p in peers:
             if p is not w:
                 p.receive(wire)
-        spent[step] = spent.get(step, 0.0) + time.perf_counter() - t0
+        spent[step] = spent.get(step, 0.0) + time.process_time() - t0
     return peers, spent
+
+
+def cpu_units() -> dict[str, float]:
+    """Unit costs in CPU µs: the primitives of benchmarks/crypto_primitives.py, each the
+    best of several batches timed with process_time."""
+    x, p = g.random_scalar(), g.base_mul(g.random_scalar())
+    sk = Ed25519PrivateKey.generate()
+    pk, msg = sk.public_key(), os.urandom(200)
+    sig = sk.sign(msg)
+    ops = {"var": lambda: g.mul(x, p), "base": lambda: g.base_mul(x),
+           "check": lambda: g.validate_point(p), "sig": lambda: pk.verify(sig, msg)}
+    out = {}
+    for name, fn in ops.items():
+        best = float("inf")
+        for _ in range(7):
+            t0 = time.process_time()
+            for _ in range(200):
+                fn()
+            best = min(best, time.process_time() - t0)
+        out[name] = best / 200 * 1e6
+    return out
 
 
 def main() -> None:
     sp.remember_verified = False  # every replica pays its own proof checks, as on the network
-    unit = measure_primitives()
+    unit = cpu_units()
     card_table(LABELS)  # the public table is built once per process, outside the steps
     ops = shuffle_proof_ops()
     print(f"unit costs (µs): var {unit['var']:.1f}  base {unit['base']:.1f}  "
@@ -153,17 +176,21 @@ def main() -> None:
     print(f"{'players':>7} {'step':<14} {'ms':>9} {'floor ms':>9} {'ratio':>6}")
     for n in (2, 3, 4):
         peers, spent = play(n)
+        again = play(n)[1]                    # best of two games per step: the machine is shared
+        spent = {k: min(v, again.get(k, v)) for k, v in spent.items()}
         for step, (v, b, c, s) in floors(n, ops).items():
             floor = (v * unit["var"] + b * unit["base"] + c * unit["check"] + s * unit["sig"]) / 1e3
             ms = spent[step] * 1e3
             print(f"{n:>7} {step:<14} {ms:9.1f} {floor:9.1f} {ms / floor:6.2f}")
         # verify throughput: one observer replays the whole chain, checking every proof
         wires = [e.wire for e in peers[0].chain.events]
-        t0 = time.perf_counter()
-        obs = Session(BenchRules(), peers[0].game)
-        for wire in wires:
-            obs.receive(wire)
-        dt = time.perf_counter() - t0
+        dt = float("inf")
+        for _ in range(3):                    # best of three replays
+            t0 = time.process_time()
+            obs = Session(BenchRules(), peers[0].game)
+            for wire in wires:
+                obs.receive(wire)
+            dt = min(dt, time.process_time() - t0)
         assert obs.finished and obs.book.shuffles_checked == n
         shuffles = [ops["verify fresh"]] + [ops["verify general"]] * (n - 1)
         v = (n * 1                                             # key proofs: 1v each
