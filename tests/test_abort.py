@@ -254,3 +254,21 @@ def test_a_last_revealer_that_withholds_its_seat_value_is_named_in_the_abort(tmp
     assert report.exit_code == EXIT_UNFINISHED and session.phase == "aborted"
     assert report.aborted.startswith(f"abort: {fingerprint(last.me)} silent at seq {ev.seq}")
     assert report.players == [fingerprint(k) for k in peers[0].roster]   # seats never drawn
+
+
+def test_a_seat_that_both_votes_and_refuses_at_one_height_is_convicted_of_equivocation(tmp_path):
+    """SPEC §29.6: a vote and a refusal share the seq VOTE_BASE + h, so one key signing both
+    has signed two events at one seq; the pair is an equivocation proof (§22.7)."""
+    from protocol.log import EquivocationProof
+    peers = toy(3, tmp_path)
+    due, (liar, _) = in_play(peers)
+    height = liar.chain.height
+    v = vote(liar, liar, due.me)
+    late = due.act()                   # the due peer's event is applied everywhere
+    for p in peers:
+        if p is not due:
+            p.receive(late)
+    refusal = make_refusal(liar.identity, liar, height)
+    assert refusal.seq == v.seq == VOTE_BASE + height
+    proof = EquivocationProof.from_bytes(EquivocationProof.of(v.wire, refusal.wire).to_bytes())
+    assert proof.verify(expected_game=liar.game) == (liar.me, liar.game, VOTE_BASE + height)
