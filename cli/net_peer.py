@@ -286,10 +286,11 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     The game is the one the first hello names (`rules_for(game)` makes its rules, e.g. a
     recording REPL's); a resumed peer's log names it too."""
     invite = parse_invite(args.address)
-    if args.resume and rules is None:
+    if args.resume:   # the log names its game (SPEC §47.7)
         from cli.games import game_of_log
         resumed = game_of_log(args.resume)
-        rules = rules_for(resumed) if rules_for is not None else resumed.rules()
+        if rules is None or rules.name != resumed.rules_name:
+            rules = rules_for(resumed) if rules_for is not None else resumed.rules()
     rules = rules or AsvRules()
     peer = None
     if args.resume:
