@@ -97,6 +97,10 @@ class SwRepl:
         self.transcript.append(plain(ft).rstrip("\n"))
         print_formatted_text(ft if self.color else plain(ft), end="", output=self.output)
 
+    def say_command(self, command: str) -> None:
+        """A command to copy, on one line of its own however long (never wrapped)."""
+        self.say(FormattedText([("bold", f"  {command}\n")]))
+
     def board_text(self) -> FormattedText:
         return sw_render.board(self.driver.state(), self.driver.seat)
 
