@@ -29,6 +29,7 @@ DEFAULT_THINK = 1.0        # seconds a decision, with a clock (SPEC §12.3)
 DEFAULT_ITERATIONS = 200   # iterations a decision without a clock (reproducible selfplay)
 EXPLORATION = 0.5          # UCB constant, rewards lie in [0, 1]
 HORIZON_TURNS = 0          # playouts stop when this many turns have ended after the current one
+DEEP_WIDENING = 8          # below the root a node's k-th child waits for 8·k² visits: greedy first
 
 
 class Node:
@@ -40,9 +41,9 @@ class Node:
         self.children: dict = {}
         self.untried: list | None = None
 
-    def widen(self) -> bool:
-        """Progressive widening: one more child each time the visits pass a square."""
-        return bool(self.untried) and len(self.children) <= math.isqrt(self.visits)
+    def widen(self, per: int = 1) -> bool:
+        """Progressive widening: one more child each time visits / per pass a square."""
+        return bool(self.untried) and len(self.children) <= math.isqrt(self.visits // per)
 
     def best_ucb(self):
         log_n = math.log(self.visits + 1)
@@ -82,6 +83,8 @@ class SearchBot:
         stream = f"{view.seat}/{state.step}"
         root = Node()
         root.untried = ranked(state, view.seat, view.known, options, FastRandom(self.seed, stream))
+        default = root.untried[0]   # the playout policy's own choice
+        rewards: dict = {}          # root action -> reward of its k-th visit, k = 0, 1, ...
         cap, deadline = self._budget()
         determiniser = Determiniser(state, view)
         done = simulated = 0
@@ -93,13 +96,12 @@ class SearchBot:
             rng = FastRandom(self.seed, f"{stream}/{child.visits}")
             world = World.sample(state, determiniser, rng)
             world.play(view.seat, action)
-            self._iterate([root, child], world, view.seat, state.turn + self.horizon)
+            reward = self._iterate([root, child], world, view.seat, state.turn + self.horizon)
+            rewards.setdefault(action, []).append(reward)
             done += 1
             simulated += world.actions
         self.last_iterations, self.last_actions = done, simulated
-        order = {a: i for i, a in enumerate(options)}
-        return max(root.children.items(),
-                   key=lambda kv: (kv[1].visits, kv[1].total / kv[1].visits, -order[kv[0]]))[0]
+        return _paired_choice(default, rewards)
 
     def _iterate(self, path: list[Node], world: World, me: int, last_turn: int) -> None:
         """Walk on from path[-1] in `world`, add at most one node, play out, back up."""
@@ -124,7 +126,7 @@ class SearchBot:
                     action = node.untried.pop(0)   # a forced step is no decision: walk through
                 elif forced:
                     action = next(iter(node.children))
-                elif node.widen():
+                elif node.widen(DEEP_WIDENING):
                     action = node.untried.pop(0)
                     expanded = True
                 else:
@@ -150,6 +152,28 @@ class SearchBot:
         for n in path:
             n.visits += 1
             n.total += reward
+        return reward
+
+
+MIN_PAIRED = 4   # visits a root action needs before it may replace the default
+
+
+def _paired_choice(default, rewards: dict):
+    """The root action to play: the playout policy's choice unless another action beat it on
+    the same worlds (common random numbers) by more than one standard error of the paired
+    differences; then the one that beat it by the most. Noise alone rarely moves the choice."""
+    base = rewards.get(default, [])
+    best, best_margin = default, 0.0
+    for action, mine in rewards.items():
+        n = min(len(mine), len(base))
+        if action == default or n < MIN_PAIRED:
+            continue
+        diffs = [mine[k] - base[k] for k in range(n)]
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        if mean - spread > best_margin:
+            best, best_margin = action, mean - spread
+    return best
 
 
 def _observed(action, me: int, identity: dict[int, str]):
