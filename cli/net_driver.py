@@ -251,7 +251,10 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         hint = driver.resume_hint()
         if hint:
             repl.say("your log keeps every event written so far; come back with:")
-            repl.say_command(hint)
+            if hasattr(repl, "say_command"):   # never wrapped, to be copied whole
+                repl.say_command(hint)
+            else:                              # the Space Walk REPL (SPEC §48)
+                repl.say(f"  {hint}")
         try:
             trio.from_thread.run_sync(outcome["scope"].cancel, trio_token=token)
         except trio.RunFinishedError:
