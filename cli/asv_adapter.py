@@ -27,14 +27,14 @@ from protocol.session import CHANCE, DeckRequest, GameRuleError
 
 __all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of", "bot_agent", "render_board"]
 
-RULES_NAME = "amazing-space-venture/3"
+RULES_NAME = "amazing-space-venture/4"
 PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest", "roles": "card",
-          "peek": "card"}
+          "peek": "card", "look": "card", "hand": "card"}
 assert ENGINE_CHANCE == CHANCE
 
 # Action types that play a card from the hand, naming it (SPEC §27.3).
 _NAMED = (A.NewShip, A.Upgrade, A.AttachExtra, A.Discover, A.BinaryDiscover, A.PlayEnvironment,
-          A.PlayExplorer, A.Teleport, A.PlayRookie)
+          A.PlayExplorer, A.Teleport, A.PlayRookie, A.PlaySpecial)
 
 
 def label_for(deck: str, name: str) -> str:

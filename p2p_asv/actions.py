@@ -326,6 +326,31 @@ class Teleport:
 
 
 @dataclass(frozen=True, order=True)
+class PlaySpecial:
+    """A Special Action card, on a seat's own turn or in a response window (SPEC §14).
+
+    `args` are canonical tokens whose meaning depends on the card: a seat `@2`, a ship `s3`,
+    a handle `#7`, a square `D-4`, a planet or feature `D-4/0`, or a word (`tile`, `discard`).
+    """
+    card: int
+    name: str
+    args: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        return " ".join([f"special #{self.card}:{slug(self.name)}", *self.args])
+
+
+@dataclass(frozen=True, order=True)
+class Pick:
+    """Cards taken by handle: from Space Junk (The Scavenger) or blind from a reshuffled hand
+    (Trading Post), SPEC §14.9."""
+    cards: tuple[int, ...]
+
+    def text(self) -> str:
+        return "pick " + " ".join(f"#{c}" for c in self.cards)
+
+
+@dataclass(frozen=True, order=True)
 class Next:
     """End the current phase (from phase 5: end the turn)."""
     def text(self) -> str:
@@ -362,7 +387,7 @@ CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
 Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
           | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | BinaryDiscover | PlayEnvironment
           | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | LookAutomata | Keep | Bank | Escape | Teleport | Fire | Torpedo | Plunder
-          | PlayRookie | Reassign | Next | ChanceShuffle
+          | PlayRookie | Reassign | PlaySpecial | Pick | Next | ChanceShuffle
           | ChanceReveal | ChanceDeal)
 
 
@@ -415,6 +440,25 @@ def _int(token: str) -> int:
 def _expect(args: list[str], n: int, verb: str) -> None:
     if len(args) != n:
         raise MalformedAction(f"{verb!r} takes {n} argument(s), got {len(args)}")
+
+
+SPECIAL_WORDS = ("tile", "piece", "move", "discard")
+
+
+def special_token(token: str) -> str:
+    """One argument of a Special Action in canonical form (SPEC §14.1), or MalformedAction."""
+    if re.fullmatch(r"@[0-9]+", token):
+        return f"@{int(token[1:])}"
+    if re.fullmatch(r"s[0-9]+", token):
+        return f"s{_ship(token)}"
+    if token.startswith("#"):
+        return f"#{_handle(token)}"
+    if token in SPECIAL_WORDS:
+        return token
+    if "/" in token:
+        sq, part = _feature(token)
+        return f"{square_name(sq)}/{part}"
+    return square_name(_square(token))
 
 
 def parse(text: str, resolve_name=None):
@@ -545,6 +589,14 @@ def parse(text: str, resolve_name=None):
         if verb == "teleport":
             _expect(args, 3, verb)
             return Teleport(_ship(args[0]), *_named(args[1], resolve), _square(args[2]))
+        if verb == "pick":
+            if not args:
+                raise MalformedAction("'pick' needs at least one card")
+            return Pick(tuple(_handle(a) for a in args))
+        if verb == "special":
+            if not args:
+                raise MalformedAction("'special' needs a card like #12:time-warp")
+            return PlaySpecial(*_named(args[0], resolve), tuple(special_token(a) for a in args[1:]))
         if verb == "next":
             _expect(args, 0, verb)
             return Next()

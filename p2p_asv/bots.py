@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import actions as A
 from .cards import CARD_BY_NAME
 from .engine import legal_actions
+from .geometry import parse_square
 from .search import SearchBot
 from .seeded import SeededRandom
 from .extras import can_fire, laser_targets, nothing_but_tiles
@@ -50,6 +51,44 @@ def _nearest_ship(state: GameState, seat: int, sq) -> int:
     if not ships:
         return 12
     return min(max(abs(s.square[0] - sq[0]), abs(s.square[1] - sq[1])) for s in ships)
+
+
+# A rough worth for each Special Action (SPEC §12.1): positive when it hurts a rival or helps us.
+_SPECIAL_WORTH = {"Shift of Funds": 5, "Troika Summit": 1, "Meteor Shower": 1, "Cyber Jump": 2,
+                  "Lost Colony": 3, "Terra-Form": 4, "Sneak Attack": -2}
+
+
+def special_score(state: GameState, seat: int, action) -> int:
+    """Greedy worth of a Special Action: cancel what hurts us, spoil a rival's big planet."""
+    name, d = action.name, state.discovery
+    if state.polls and state.polls[-1].kind == "respond":
+        answered = state.polls[-1]
+        hurts_me = seat in answered.targets or (d is not None and d.discoverer == seat)
+        return 8 if hurts_me else -1
+    if name in ("Acid Rain", "U.F.O."):
+        return (d.scored // 2 if name == "Acid Rain" else 3 * d.tile_value) if d is not None else 0
+    if name == "Space Virus" and d is not None:
+        return d.tile_value * sum(_value(n) for n in d.life_forms)
+    if name == "Worm Hole":
+        return 6 if d is not None and d.discoverer != seat else -1
+    if name in ("Black Hole", "Supernova", "Kamikaze Attack", "Sabotage"):
+        return _blast_worth(state, seat, action)
+    return _SPECIAL_WORTH.get(name, 0)
+
+
+def _blast_worth(state: GameState, seat: int, action) -> int:
+    """Rivals' planets and ships destroyed, less our own."""
+    token = action.args[0]
+    if token.startswith("s"):
+        ship = state.ships[int(token[1:])]
+        sq = ship.square
+        if action.name == "Sabotage":
+            return 4 if ship.owner != seat else -5
+    else:
+        sq = parse_square(token.partition("/")[0])
+    worth = sum(3 if s.owner != seat else -3 for s in state.ships.values() if s.square == sq)
+    worth += sum(4 if r.owner != seat else -6 for (p, _), r in state.planets.items() if p == sq)
+    return worth
 
 
 class GreedyBot:
@@ -129,6 +168,8 @@ class GreedyBot:
                 return 3
             case A.Escape() | A.Teleport():  # SPEC §15.2: a saved ship beats a lost one
                 return 20
+            case A.PlaySpecial():
+                return special_score(state, seat, action)
             case A.Pass():
                 return 0
             case A.Next():  # keep phase 2 empty when a Laser Beam can hit a ship (SPEC §15.4)

@@ -20,7 +20,8 @@ class LocalDealer:
             if request.contents is not None:
                 contents = list(request.contents)
             else:
-                contents = [self.identity[h] for h in request.source]
+                # a card whose identity was public from the start (a starting Star-T) was never dealt
+                contents = [self.identity.get(h) or state.names[h] for h in request.source]
             self._rng.shuffle(contents)
             self.identity.update(zip(request.handles, contents))
             return ChanceShuffle(request.deck)

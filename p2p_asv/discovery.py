@@ -13,6 +13,7 @@ from .movement import destinations, undiscovered_planets
 from .endgame import check_nine_planets
 from .extras import after_move, gavin_second_move
 from .energy import can_afford_discovery
+from .specials import RESUME, open_moment, others_from_left
 from .state import MOVE, Discovery, GameState, PlanetRecord
 
 # Role-play (SPEC §13.3): the roles that earn a point for each card of a category they play.
@@ -67,6 +68,7 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
         # SPEC §7.1: landing on an undiscovered planet commits the mover to discovering it
         # (optional where the mover could stop anyway, may_decline_discovery).
         state.discovery = Discovery((action.square, -1), seat, ship.id, 0, "", stage="planet")
+    open_moment(state, "moved", seat, others_from_left(state, seat))  # SPEC §14.5: Worm Hole
 
 
 def _discovered_here(state: GameState, sq) -> bool:
@@ -98,6 +100,9 @@ def do_discover(state: GameState, seat: int, action: Discover) -> None:
     state.planets[(sq, action.planet)] = PlanetRecord(seat, card.home_planet, [action.name])
     state.discovery = Discovery((sq, action.planet), seat, d.ship,
                                 placed.tile.planets[action.planet], action.name)
+    state.terraformed = False
+    # SPEC §14.5: the discoverer (Lost Colony), then the others (U.F.O.)
+    open_moment(state, "planet", seat, (seat,) + others_from_left(state, seat))
 
 
 def _next_stage(state: GameState) -> None:
@@ -111,6 +116,16 @@ def _next_stage(state: GameState) -> None:
         _score_planet(state)
         if d.environment == BINARY and binary_targets(state):
             d.stage = "binary"
+        owner = owner_of(state)
+        open_moment(state, "scored", owner, others_from_left(state, owner))  # SPEC §14.5: Acid Rain
+
+
+RESUME["stage"] = _next_stage
+
+
+def owner_of(state: GameState) -> int:
+    """Whose the planet under discovery is: the discoverer's, or a U.F.O. player's (SPEC §14.6)."""
+    return state.planets[state.discovery.planet].owner
 
 
 BINARY = "Binary System"
@@ -154,17 +169,18 @@ def _score_planet(state: GameState) -> None:
     d = state.discovery
     total = CARD_BY_NAME[d.planet_card].value
     if d.environment:
-        total += CARD_BY_NAME[d.environment].value
+        value = CARD_BY_NAME[d.environment].value
+        total += abs(value) if state.terraformed else value   # SPEC §14.6 Terra-Form
     total += sum(CARD_BY_NAME[n].value for n in d.life_forms)
     d.scored = d.tile_value * total
-    state.players[d.discoverer].gain(d.scored, "planets")
+    state.players[owner_of(state)].gain(d.scored, "planets")
 
 
 def _keep_card(state: GameState, name: str) -> None:
     """SPEC §8.1: cards scored on a planet go to the discoverer's personal pile; a
     continuing-effect card stays face up in front of the discoverer instead."""
     d = state.discovery
-    owner = state.players[d.discoverer]
+    owner = state.players[owner_of(state)]
     (owner.continuing if CARD_BY_NAME[name].continuing else owner.pile).append(name)
     state.planets[d.planet].cards.append(name)
 
@@ -194,7 +210,11 @@ def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None
         state.webs.append(d.planet[0])
         if d.ship in state.ships:
             capture(state, d.ship)
-    _next_stage(state)
+    if CARD_BY_NAME[action.name].value < 0:  # SPEC §14.5: the planet's owner may Terra-Form it
+        owner = owner_of(state)
+        open_moment(state, "env", owner, (owner,), resume="stage")
+    else:
+        _next_stage(state)
 
 
 def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
@@ -211,7 +231,9 @@ def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
         role_bonus(state, seat, LIFE_FORM)
         d.life_forms.append(name)
         _keep_card(state, name)
-    _next_stage(state)
+    # SPEC §14.5: the other seats may answer with Space Virus before the planet scores
+    open_moment(state, "life", seat, others_from_left(state, seat), resume="stage", action=action,
+                targets=(seat,))
 
 
 def explorer_points(name: str, discovery: Discovery) -> int:
@@ -232,6 +254,7 @@ def do_explorer(state: GameState, seat: int, action: PlayExplorer) -> None:
     d = state.discovery
     require(d is not None and d.stage == "explorer" and seat == d.discoverer,
             "explorers are played by the discoverer right after scoring a planet")
+    require(owner_of(state) == seat, "the planet was stolen by a U.F.O.: no explorers (SPEC §14.6)")
     card_claim(state, seat, action.card, action.name, EXPLORER)
     play_from_hand(state, seat, action.card, action.name)
     state.players[seat].gain(explorer_points(action.name, d), "explorers")
@@ -285,8 +308,10 @@ def do_pass(state: GameState, seat: int, action: Pass) -> None:
         d.stage = "explorer"
         return
     if d.stage in ("explorer", "planet"):
+        owner = state.planets[d.planet].owner if d.planet in state.planets else d.discoverer
         state.discovery = None
         check_nine_planets(state, d.discoverer)
+        check_nine_planets(state, owner)
         return
     d.asked += 1
     if d.asked == len(state.players):

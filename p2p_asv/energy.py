@@ -56,7 +56,17 @@ def cost(state: GameState, seat: int, action) -> int:
             return card_cost(state, seat, LIFE_FORM) * len(cards)
         case A.PlayExplorer():
             return 1
+        case A.PlaySpecial(name=name):
+            return special_cost(state, seat, name)
     return 0
+
+
+def special_cost(state: GameState, seat: int, name: str) -> int:
+    """SPEC §14.7: 1 energy, except a response to a card, Shift of Funds, Sneak Attack and
+    Cyber Jump, and every card for Lord DeWar."""
+    if name in ("Shift of Funds", "Sneak Attack", "Cyber Jump") or state.players[seat].role == "Lord DeWar":
+        return 0
+    return 0 if state.polls and state.polls[-1].kind == "respond" else 1
 
 
 def start_turn(state: GameState) -> None:

@@ -6,6 +6,7 @@ the state exactly as it was. It mutates in place and returns the state: call
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 from . import actions as A
@@ -24,6 +25,8 @@ from .movement import destinations, undiscovered_planets
 from .life_effects import (bank_sources, can_bank, can_look_automata, do_bank, do_keep, do_look_automata,
                            keep_limit)
 from .quest_rules import do_score_quest, scorable_quests
+from .special_legal import own_specials, poll_actions
+from .specials import ANSWER_KINDS, do_answer, do_poll_pass, do_special, polled
 from .quests import QUEST_DECK
 from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState)
 from .tiles import TILE_BY_ID
@@ -40,9 +43,17 @@ def resolve_name(slug: str) -> str:
     return NAMES_BY_SLUG[slug]
 
 
+CARD_BY_SLUG = {A.slug(c.name): c.name for c in CARDS}
+
+
 def parse_action(text: str):
-    """Notation to action, with card and tile names restored (SPEC §11.1)."""
-    return A.parse(text, resolve_name)
+    """Notation to action, with card and tile names restored (SPEC §11.1). A card played by
+    name is always a card: the Black Hole card and the black-hole tile share a slug."""
+    action = A.parse(text, resolve_name)
+    name = getattr(action, "name", None)
+    if name is not None and name not in CARD_BY_NAME and A.slug(name) in CARD_BY_SLUG:
+        action = replace(action, name=CARD_BY_SLUG[A.slug(name)])
+    return action
 
 
 def to_move(state: GameState) -> int | None:
@@ -53,6 +64,8 @@ def to_move(state: GameState) -> int | None:
         return CHANCE
     if state.doom is not None:
         return doomed_owner(state)
+    if state.polls:
+        return polled(state)
     if state.discovery is not None:
         return polled_seat(state)
     return state.active
@@ -85,21 +98,44 @@ def apply(state: GameState, seat: int, action) -> GameState:
         DOOM_ACTIONS[type(action)](state, seat, action)
         state.step += 1
         return state
-    if state.discovery is not None:
+    if state.polls and state.polls[-1].kind in ANSWER_KINDS:
+        require(type(action) in (A.Discard, A.Pick), "answer the card first (SPEC §14.9)")
+    elif state.polls:
+        require(type(action) in (A.Pass, A.PlaySpecial), "answer the open window first: pass or play a card")
+    elif state.discovery is not None:
         require(type(action) in DISCOVERY_ACTIONS and type(action) is not A.Move,
                 "finish the discovery first")
     require(not state.automata_seen or type(action) is A.Keep,
             "choose which cards the Automata showed to keep first")
-    if state.only_action and seat == state.active and state.discovery is None:
+    if state.only_action and seat == state.active and state.discovery is None and not state.polls:
         require(allowed_after_only_action(state, action),
                 f"this turn's only action is taken ({state.only_action}); place tiles or end the turn")
-    if state.variants.advanced:
+    if state.polls and state.polls[-1].kind in ANSWER_KINDS:
+        do_answer(state, seat, action)
+    elif state.variants.advanced:
         _apply_advanced(state, seat, action)
     else:
         _PLAYER_HANDLERS[type(action)](state, seat, action)
     record(state, seat, action)
+    if seat == state.active and type(action) not in ONLY_ACTION_LEFT and not _sneak(action):
+        state.busy = True               # no Only Action card after this (SPEC §14.4)
     state.step += 1
     return state
+
+
+ONLY_ACTION_LEFT = (A.DrawTile, A.PlaceTile, A.ScrapTile, A.Next)
+
+
+def _sneak(action) -> bool:
+    """Sneak Attack may come before an Only Action card (SPEC §14.4)."""
+    return type(action) is A.PlaySpecial and action.name == "Sneak Attack"
+
+
+def _do_pass(state: GameState, seat: int, action: A.Pass) -> None:
+    if state.polls:
+        do_poll_pass(state, seat, action)
+    else:
+        DISCOVERY_ACTIONS[A.Pass](state, seat, action)
 
 
 def _apply_advanced(state: GameState, seat: int, action) -> None:
@@ -133,7 +169,8 @@ def _do_next(state: GameState, seat: int, action: A.Next) -> None:
 
 _PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, **EXTRA_ACTIONS, A.Next: _do_next,
                     A.ScoreQuest: do_score_quest, A.LookAutomata: do_look_automata,
-                    A.Keep: do_keep, A.Bank: do_bank,
+                    A.Keep: do_keep, A.Bank: do_bank, A.Pass: _do_pass, A.PlaySpecial: do_special,
+                    A.Pick: do_answer,
                     A.Escape: DOOM_ACTIONS[A.Escape], A.Teleport: DOOM_ACTIONS[A.Teleport]}
 
 
@@ -153,16 +190,19 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
         return []
     if state.doom is not None:
         found = doom_legal(state, view)
+    elif state.polls:
+        found = poll_actions(state, view)
     elif state.discovery is not None:
         found = _discovery_actions(state, view)
     elif state.automata_seen:
         found = _keeps(state, view)
-    elif state.variants.advanced:
-        found = _advanced_actions(state, view)
     else:
-        found = _PHASE_LEGAL[state.phase](state, view)
-    if state.only_action and state.discovery is None and state.doom is None:
-        found = [a for a in found if allowed_after_only_action(state, a)]
+        found = (_advanced_actions(state, view) if state.variants.advanced
+                 else _PHASE_LEGAL[state.phase](state, view))
+        if state.only_action:
+            found = [a for a in found if allowed_after_only_action(state, a)]
+        else:
+            found += own_specials(state, view)
     if state.variants.advanced:
         found = [a for a in found if energy.cost(state, view.seat, a) <= state.energy]
     return sorted(set(found), key=A.sort_key)
@@ -202,8 +242,9 @@ def _discovery_actions(state: GameState, view: PlayerView) -> list:
         out += [A.BinaryDiscover(h, n, sq, i) for h, n in _hand(state, view, PLANET)
                 for sq, i in binary_targets(state)]
     elif d.stage == "explorer":
-        out += [A.PlayExplorer(h, n) for h, n in _hand(state, view, EXPLORER)
-                if CARD_BY_NAME[n].played_on != ON_OPPONENT_PLANET]
+        if state.planets[d.planet].owner == seat:   # not after a U.F.O. (SPEC §14.6)
+            out += [A.PlayExplorer(h, n) for h, n in _hand(state, view, EXPLORER)
+                    if CARD_BY_NAME[n].played_on != ON_OPPONENT_PLANET]
     return out
 
 

@@ -103,6 +103,9 @@ def path_destinations(state: GameState, ship: Ship) -> list[Square]:
 
 def destinations(state: GameState, ship: Ship, may_discover: bool) -> list[Square]:
     """Every square the ship may end its move on this turn, sorted."""
+    frozen = [m[0] for m in state.meteor]   # SPEC §14.6 Meteor Shower: nothing leaves or lands
+    if ship.square in frozen:
+        return []
     found = set()
     card = CARD_BY_NAME[ship.name]
     allowance = ship_allowance(ship)
@@ -115,5 +118,6 @@ def destinations(state: GameState, ship: Ship, may_discover: bool) -> list[Squar
         if can_end_at(state, ship, sq, may_discover) and sq != ship.square:
             found.add(sq)
     found.discard(ship.square)
+    found.difference_update(frozen)
     return sorted(found, key=lambda s: (s[1], s[0]))
 

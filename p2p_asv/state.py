@@ -130,6 +130,31 @@ class Doom:
 
 
 @dataclass
+class Poll:
+    """A response window (SPEC §14.2): `seats` are asked in order, each passing or playing a card.
+
+    kind "respond": the Special Action `action` (played by `seat`, on the seats in `targets`)
+    waits for answers. Any other kind is a moment at which out-of-turn cards may be played
+    (SPEC §14.5); a card played there is that seat's answer. `resume` names what the
+    interrupted turn does once the window is gone.
+    """
+    kind: str
+    seat: int
+    seats: tuple[int, ...]
+    action: object = None
+    targets: tuple[int, ...] = ()
+    asked: int = 0
+    resume: str | None = None
+
+    def copy(self) -> "Poll":
+        return Poll(self.kind, self.seat, self.seats, self.action, self.targets, self.asked, self.resume)
+
+    def plain(self) -> list:
+        return [self.kind, self.seat, list(self.seats), None if self.action is None else self.action.text(),
+                list(self.targets), self.asked, self.resume]
+
+
+@dataclass
 class GameState:
     players: list[Player]
     board: Board
@@ -175,6 +200,13 @@ class GameState:
     torpedo_ship: int = 0                       # a Photon Torpedo fired: only this ship may still move,
     torpedo_to: list[Square] = field(default_factory=list)  # and only to these squares
     plunder_from: list[int] = field(default_factory=list)   # seats a Pirate Crew may take from now
+    polls: list[Poll] = field(default_factory=list)       # open response windows, innermost last (SPEC §14.2)
+    specials_used: list[int] = field(default_factory=list)  # seats that played their one Special Action this turn
+    sneak: bool = False                         # Sneak Attack: no responses to the active seat this turn
+    busy: bool = False                          # the active seat did something besides tiles this turn
+    skips: list[int] = field(default_factory=list)  # Shift of Funds: seats that miss their next turn
+    meteor: list = field(default_factory=list)  # Meteor Shower: [square, planet, seat] frozen until seat's next turn
+    terraformed: bool = False                   # Terra-Form turned this discovery's environment positive
 
     # -- queries -------------------------------------------------------------------------
     @property
@@ -207,7 +239,9 @@ class GameState:
             doom=self.doom.copy() if self.doom else None, black_disks=list(self.black_disks),
             turn_actions=list(self.turn_actions), only_action=self.only_action,
             fresh_extras=list(self.fresh_extras), torpedo_ship=self.torpedo_ship,
-            torpedo_to=list(self.torpedo_to), plunder_from=list(self.plunder_from))
+            torpedo_to=list(self.torpedo_to), plunder_from=list(self.plunder_from),
+            polls=[p.copy() for p in self.polls], specials_used=list(self.specials_used), sneak=self.sneak,
+            busy=self.busy, skips=list(self.skips), meteor=list(self.meteor), terraformed=self.terraformed)
 
     # -- hashing (SPEC §10.4) ------------------------------------------------------------------
     def plain(self) -> dict:
@@ -235,6 +269,9 @@ class GameState:
                             [list(sq) for sq in self.black_disks]],
             "extras": [self.turn_actions, self.only_action, self.fresh_extras, self.torpedo_ship,
                        [list(sq) for sq in self.torpedo_to], self.plunder_from],
+            "specials": [[p.plain() for p in self.polls], self.specials_used, self.sneak,
+                         self.busy, self.skips, [[list(m[0]), m[1], m[2]] for m in self.meteor],
+                         self.terraformed],
             "turn": [self.active, self.phase, self.turn, self.step, self.tiles_owed, self.drawn,
                      [list(s) for s in self.placed_this_turn], self.piece_placed, self.moved, self.moved_ship,
                      self.suns_drawn, self.winners, self.tiles_per_turn, self.next_ship],

@@ -30,6 +30,8 @@ def start_turn(state: GameState, seat: int) -> None:
     state.automata_seen, state.automata_used, state.bank_used = [], False, False
     state.turn_actions, state.only_action, state.fresh_extras = [], None, []
     state.torpedo_ship, state.torpedo_to, state.plunder_from = 0, [], []
+    state.specials_used, state.sneak, state.busy = [], False, False
+    state.meteor = [m for m in state.meteor if m[2] != seat]  # SPEC §14.6: frozen until then
     if state.variants.advanced:
         energy.start_turn(state)
 
@@ -38,8 +40,12 @@ def end_turn(state: GameState) -> None:
     """SPEC §9.1: the game ends when the turn in which the last tile was drawn is over."""
     if state.tiles_left() == 0:
         finish_game(state)
-    else:
-        start_turn(state, (state.active + 1) % len(state.players))
+        return
+    seat = (state.active + 1) % len(state.players)
+    while seat in state.skips:      # SPEC §14.6 Shift of Funds: that seat misses this turn
+        state.skips.remove(seat)
+        seat = (seat + 1) % len(state.players)
+    start_turn(state, seat)
 
 
 def advance(state: GameState) -> None:

@@ -65,16 +65,26 @@ def chebyshev(a, b) -> int:
 class Game:
     """A game driven by explicit actions; chance events are answered as soon as they are due."""
 
-    def __init__(self, players: int, seed: int = 1, dealer: LocalDealer | None = None) -> None:
-        self.state = new_game(players)
+    def __init__(self, players: int, seed: int = 1, dealer: LocalDealer | None = None,
+                 config: dict | None = None, auto_pass: bool = True) -> None:
+        self.state = new_game(players, config)
         self.dealer = dealer or LocalDealer(seed)
         self.views = [PlayerView(s) for s in range(players)]
+        # Like a client's automatic pass (SPEC §14.2): every response window is passed unless
+        # a test turns this off to answer windows itself.
+        self.auto_pass = auto_pass
         self.settle()
 
     # -- driving -----------------------------------------------------------------------
     def settle(self) -> None:
-        while to_move(self.state) == CHANCE:
-            apply(self.state, CHANCE, self.dealer.outcome(self.state, self.views))
+        while not self.state.over:
+            seat = to_move(self.state)
+            if seat == CHANCE:
+                apply(self.state, CHANCE, self.dealer.outcome(self.state, self.views))
+            elif self.auto_pass and self.state.polls:
+                apply(self.state, seat, A.Pass())
+            else:
+                return
 
     def act(self, action, seat: int | None = None):
         seat = to_move(self.state) if seat is None else seat

@@ -352,13 +352,14 @@ def test_game_ends_after_the_turn_in_which_the_last_tile_is_drawn(players, seed)
     def watch(state, seat, action):
         if isinstance(action, A.DrawTile) and state.tiles_left() == 0:
             seen["last_draw_turn"], seen["seat"] = state.turn, seat
-        elif seen["last_draw_turn"] is not None and seat >= 0:
-            seen["after"].append((seat, action))
+        elif seen["last_draw_turn"] is not None and seat >= 0 and seat == state.active:
+            seen["after"].append((seat, action))   # others only answer windows (SPEC §14.2)
 
     state, summary = play_game(players, seed, ["random"] * players, on_event=watch)
     assert state.over and to_move(state) is None
     assert state.turn == seen["last_draw_turn"]
     assert {s for s, _ in seen["after"]} == {seen["seat"]}
+    assert state.active == seen["seat"]
     assert seen["after"][-1][1] == A.Next()             # the drawer finished the turn
     assert state.winners == [p.seat for p in state.players if p.score == max(q.score for q in state.players)]
     refused_state = state.hash()

@@ -83,8 +83,8 @@ def one_network_turn(repl) -> str:
     """Play the human seat's first turn with the first legal choices; quit when it is
     due again in a later turn (the bot has then played over the network)."""
     state, seat = repl.driver.state(), repl.driver.seat
-    if state.discovery is not None and state.active != seat:
-        return "pass"                      # polled in the bot's discovery (its offer passes left)
+    if (state.discovery is not None or state.polls) and state.active != seat:
+        return "pass"                      # polled in the bot's discovery or window (SPEC §14.2)
     first = getattr(repl, "first_turn", None)
     if first is None:
         first = repl.first_turn = state.turn

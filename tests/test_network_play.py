@@ -17,7 +17,7 @@ from protocol.log import scan_log, secrets_path
 from protocol.node import ResumeError, restore_peer
 from protocol.session import verify_log
 
-GAME_LIMIT = 60        # seconds for one bot game in one process
+GAME_LIMIT = 120       # seconds for one bot game in one process: a hang guard on a shared machine
 
 
 def verify_all(nodes) -> set[str]:

@@ -61,6 +61,8 @@ def said(repl: Repl) -> str:
 def one_turn_script(repl: Repl) -> str:
     """Draw every tile, place each at its first legal spot, skip pieces and movement,
     discard one card, draw one refuel card, end the turn; then quit when due again."""
+    if repl.driver.state().polls:
+        return "pass"                   # a bot's Special Action window asks us too (SPEC §14.2)
     if repl.driver.state().turn > 1:
         return "quit"
     return plain_turn_line(repl)
@@ -70,6 +72,8 @@ def plain_turn_line(repl: Repl) -> str:
     """The next line of a plain turn: first tiles, no piece or move, one discard and refill."""
     state, seat = repl.driver.state(), repl.driver.seat
     texts = [a.text() for a in repl.driver.legal()]
+    if state.polls:
+        return "pass"                   # answer no window (SPEC §14.2)
     if state.phase == TILES:
         draws = [t for t in texts if t.startswith("draw-tile")]
         return draws[0] if draws else next(t for t in texts if t.startswith(("place", "scrap")))

@@ -19,10 +19,7 @@ HOME, EAST = (3, 3), (4, 3)
 
 class VariantGame(Game):
     def __init__(self, players: int, config: dict, dealer) -> None:
-        self.state = new_game(players, config)
-        self.dealer = dealer
-        self.views = [PlayerView(s) for s in range(players)]
-        self.settle()
+        super().__init__(players, dealer=dealer, config=config)
 
 
 def test_options_are_checked_and_the_basic_game_has_an_empty_config():

@@ -1,0 +1,115 @@
+"""Legal Special Action plays (SPEC §11.2, §14): candidates per card, kept when the card's own
+check accepts them, so listing and applying can never disagree."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .actions import Pass, PlaySpecial
+from .cards import CARD_BY_NAME, SPECIAL_ACTION
+from .errors import IllegalAction
+from .geometry import square_name
+from .destruction import destroyable_planets
+from .hidden_specials import (ANSWER_KINDS, ESPIONAGE, SCIENCE_OUTPOST, TRADING_POST, answer_actions,
+                              partners)
+from .special_rules import (BLACK_HOLE, CONSPIRACY, CYBER_JUMP, KAMIKAZE, METEOR_SHOWER, SABOTAGE,
+                            SHIFT_OF_FUNDS, SUPERNOVA, TROIKA_SUMMIT, WORM_HOLE, check,
+                            counts_against_limit, landing_planets, may_play_another)
+from .state import GameState
+from .view import PlayerView
+
+
+def _specials_in_hand(state: GameState, view: PlayerView) -> list[tuple[int, str]]:
+    out = []
+    for h in state.players[view.seat].hand:
+        name = view.name_of(h, state.names)
+        if name is not None and CARD_BY_NAME[name].category == SPECIAL_ACTION:
+            out.append((h, name))
+    return out
+
+
+def _planet_token(key) -> str:
+    return f"{square_name(key[0])}/{key[1]}"
+
+
+def _all_planets(state: GameState) -> list[str]:
+    out = []
+    for sq, placed in state.board.tiles():
+        out += [_planet_token((sq, i)) for i in range(len(placed.tile.planets))]
+    return out
+
+
+def _troika_args(state: GameState, seat: int) -> list[tuple[str, ...]]:
+    planets = [_planet_token(k) for k in sorted(state.planets)]
+    mine = [f"s{s.id}" for s in state.ships_of(seat)]
+    others = [[f"s{s.id}" for s in state.ships_of(p.seat)] for p in state.players if p.seat != seat]
+    guests: list[tuple[str, ...]] = [()]
+    for k in (1, 2):
+        for group in combinations(others, k):
+            picks: list[tuple[str, ...]] = [()]
+            for ships in group:
+                picks = [p + (s,) for p in picks for s in ships]
+            guests += picks
+    return [(p, m) + g for p in planets for m in mine for g in guests]
+
+
+def _candidates(state: GameState, seat: int, handle: int, name: str) -> list[tuple[str, ...]]:
+    seats = [f"@{p.seat}" for p in state.players if p.seat != seat]
+    if name == CYBER_JUMP:
+        others = [h for h in state.players[seat].hand if h != handle]
+        return ([("tile",), ("piece",), ("move",)]
+                + [("discard", f"#{a}", f"#{b}") for a, b in combinations(others, 2)])
+    if name in (ESPIONAGE, SCIENCE_OUTPOST):
+        return [(s,) for s in seats]
+    if name == TRADING_POST:   # SPEC §14.9: gifts of one or two cards are listed
+        others = sorted(h for h in state.players[seat].hand if h != handle)
+        gifts = [(f"#{a}",) for a in others] + [(f"#{a}", f"#{b}") for a, b in combinations(others, 2)]
+        return [(s,) + g for s in seats if not partners(state, seat, int(s[1:])) for g in gifts]
+    if name == SHIFT_OF_FUNDS:
+        return [(s,) for s in seats]
+    if name == METEOR_SHOWER:
+        return [(p,) for p in _all_planets(state)]
+    if name == TROIKA_SUMMIT:
+        return _troika_args(state, seat)
+    if name == WORM_HOLE:
+        ships = ([state.ships[state.moved_ship]] if state.polls and state.moved_ship in state.ships
+                 else state.ships_of(seat))
+        return [(f"s{s.id}", square_name(sq)) for s in ships for sq in landing_planets(state)]
+    if name in (BLACK_HOLE, SUPERNOVA):
+        return [(_planet_token(p),) for p in destroyable_planets(state)]
+    if name == KAMIKAZE:
+        return [(f"s{s.id}",) for s in state.ships_of(seat)]
+    if name == SABOTAGE:
+        return [(f"s{sid}",) for sid, s in sorted(state.ships.items()) if s.owner != seat]
+    if name == CONSPIRACY:
+        return [()] + [(s,) for s in seats]
+    return [()]
+
+
+def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
+    seat, poll = view.seat, (state.polls[-1] if state.polls else None)
+    out = []
+    for handle, name in _specials_in_hand(state, view):
+        if counts_against_limit(name) and not in_respond and not may_play_another(state, seat):
+            continue
+        for args in _candidates(state, seat, handle, name):
+            action = PlaySpecial(handle, name, args)
+            try:
+                check(state, seat, action, poll)
+            except IllegalAction:
+                continue
+            out.append(action)
+    return out
+
+
+def own_specials(state: GameState, view: PlayerView) -> list:
+    """Cards the active seat may play on its own turn, outside any window."""
+    if view.seat != state.active or state.automata_seen:
+        return []
+    return _plays(state, view, in_respond=False)
+
+
+def poll_actions(state: GameState, view: PlayerView) -> list:
+    """The polled seat's answers: pass, or a card that fits the open window."""
+    if state.polls[-1].kind in ANSWER_KINDS:
+        return answer_actions(state, view.seat)
+    return [Pass()] + _plays(state, view, in_respond=state.polls[-1].kind == "respond")
