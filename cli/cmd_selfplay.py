@@ -78,7 +78,7 @@ def run(args) -> int:
     for i in range(args.games):
         _, summary = play_game(args.players, args.seed + i, kinds, config=config, bot_options=options)
         keep = ("seed", "players", "turns", "events", "scores", "winner", "winners", "title",
-                "state_hash", "bots")
+                "state_hash", "bots", "cards_played")
         if config:
             keep += ("victory", "team_scores") if "team_scores" in summary else ("victory",)
         print(json.dumps({k: summary[k] for k in keep}, sort_keys=True), flush=True)

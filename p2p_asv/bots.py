@@ -55,7 +55,7 @@ def _nearest_ship(state: GameState, seat: int, sq) -> int:
 
 # A rough worth for each Special Action (SPEC §12.1): positive when it hurts a rival or helps us.
 _SPECIAL_WORTH = {"Shift of Funds": 5, "Troika Summit": 1, "Meteor Shower": 1, "Cyber Jump": 2,
-                  "Lost Colony": 3, "Terra-Form": 4, "Sneak Attack": -2}
+                  "Lost Colony": 3, "Terra-Form": 4, "Sneak Attack": 1, "Negotiations": 0}
 
 
 def special_score(state: GameState, seat: int, action) -> int:

@@ -28,7 +28,7 @@ AIMED_AT_A_SEAT = ("Espionage", "Science Outpost", SHIFT_OF_FUNDS, "Trading Post
 FREE_IN_ADVANCED = (SHIFT_OF_FUNDS, SNEAK_ATTACK, CYBER_JUMP)
 # Cards not playable in this version of the engine (SPEC §14.8 says why).
 # Teleport is played with `teleport` when a ship is doomed (SPEC §15.2), never as `special`.
-NOT_YET = ("Teleport", NEGOTIATIONS)
+NOT_YET = ("Teleport",)
 # The moment windows in which each out-of-turn card fits (SPEC §14.5).
 MOMENT_CARDS = {"moved": (WORM_HOLE, SABOTAGE), "planet": (LOST_COLONY, UFO), "env": (TERRA_FORM,),
                 "life": (SPACE_VIRUS,), "scored": (ACID_RAIN,)}
@@ -269,7 +269,12 @@ def _check_sabotage_own(state: GameState, seat: int, action: PlaySpecial, redire
     return (ship.owner,)
 
 
-_OWN_CHECKS = {CYBER_JUMP: _check_cyber_jump, BLACK_HOLE: _check_blast, SUPERNOVA: _check_blast,
+def _check_negotiations(state: GameState, seat: int, action: PlaySpecial, redirect=False) -> tuple:
+    _arity(action, 0)
+    return ()
+
+
+_OWN_CHECKS = {NEGOTIATIONS: _check_negotiations, CYBER_JUMP: _check_cyber_jump, BLACK_HOLE: _check_blast, SUPERNOVA: _check_blast,
                KAMIKAZE: _check_kamikaze, SABOTAGE: _check_sabotage_own, SNEAK_ATTACK: _check_sneak,
                SHIFT_OF_FUNDS: _check_shift,
                METEOR_SHOWER: _check_meteor, TROIKA_SUMMIT: _check_troika,
@@ -467,7 +472,7 @@ def _effect_sabotage(state: GameState, seat: int, action: PlaySpecial, below) ->
         doom_ships(state, [ship.id], SABOTAGE)
 
 
-EFFECTS = {BLACK_HOLE: _effect_blast, SUPERNOVA: _effect_blast, KAMIKAZE: _effect_kamikaze,
+EFFECTS = {NEGOTIATIONS: lambda state, seat, action, below: None, BLACK_HOLE: _effect_blast, SUPERNOVA: _effect_blast, KAMIKAZE: _effect_kamikaze,
            SABOTAGE: _effect_sabotage, CYBER_JUMP: _effect_cyber_jump, SHIFT_OF_FUNDS: _effect_shift, SNEAK_ATTACK: _effect_sneak,
            METEOR_SHOWER: _effect_meteor, TROIKA_SUMMIT: _effect_troika, WORM_HOLE: _effect_worm_hole,
            LOST_COLONY: _effect_lost_colony, UFO: _effect_ufo, TERRA_FORM: _effect_terra_form,

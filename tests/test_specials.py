@@ -371,7 +371,7 @@ def test_troika_summit_refuses_a_webbed_planet_or_two_ships_of_one_player():
 
 
 # -- SPEC §14.7 Advanced Strategy and Lord DeWar ---------------------------------------------------
-def test_advanced_costs_one_energy_but_shift_sneak_cyber_and_responses_are_free():
+def test_advanced_special_costs_one_energy_but_sneak_attack_is_free():
     g = game(2, [["Meteor Shower", "Sneak Attack"], ["Time Warp"]], config={"advanced": True})
     assert g.state.energy == 7
     g.act(special(g, 0, "Sneak Attack"))
@@ -581,3 +581,43 @@ def test_partners_cannot_trade():
     with pytest.raises(IllegalAction, match="partners"):
         apply(g.state.clone(), 0, special(g, 0, "Trading Post", "@2", f"#{water}"))
     assert special(g, 0, "Trading Post", "@1", f"#{water}") in g.legal(0)
+
+
+def test_negotiations_has_no_effect_but_goes_to_space_junk_and_uses_the_turns_card():
+    g = shift_ready(2, [["Negotiations", "Meteor Shower"], []])
+    before = g.state.clone()
+    card = special(g, 0, "Negotiations")
+    g.act(card)
+    pass_window(g)
+    assert g.state.decks["junk"][-1] == card.card
+    assert [p.score for p in g.state.players] == [p.score for p in before.players]
+    assert not any(isinstance(a, A.PlaySpecial) for a in g.legal(0))
+
+
+def test_advanced_shift_of_funds_is_free_and_owes_one_more_tile():
+    g = game(2, [["Shift of Funds", "Cyber Jump"], ["Time Warp"]], config={"advanced": True})
+    g.act(A.DrawTile(0))
+    g.place_far(g.state.drawn[0], [HOME])
+    assert g.state.energy == 5
+    g.act(special(g, 0, "Shift of Funds", "@1"))
+    assert g.state.energy == 5                          # free (SPEC §14.7)
+    g.act(A.Pass())
+    assert g.state.skips == [1] and g.state.tiles_owed == 3   # one more owed tile
+    g.act(A.DrawTile(0))
+    g.place_far(g.state.drawn[0], [HOME])
+    assert all(isinstance(a, (A.DrawTile, A.Next)) for a in g.legal(0))   # only tiles are left
+
+
+def test_advanced_cyber_jump_is_free_and_reopens_a_closed_phase():
+    g = game(2, [["Cyber Jump"], ["Peace Talks"]], config={"advanced": True})
+    g.act(A.DrawTile(0))
+    g.place_far(g.state.drawn[0], [HOME])
+    g.act(A.PlaceStation(g.state.placed_this_turn[0]))
+    other = next(h for h in g.state.players[0].hand if h != g.hand_named(0, "Cyber Jump"))
+    g.act(A.Discard((other,)))                           # leaving phase 2 closed it
+    assert PLACE_PIECE in g.state.closed_phases
+    energy = g.state.energy
+    g.act(special(g, 0, "Cyber Jump", "piece"))
+    assert g.state.energy == energy                      # Cyber Jump is free
+    g.act(A.Pass())
+    assert PLACE_PIECE not in g.state.closed_phases and not g.state.piece_placed

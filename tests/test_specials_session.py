@@ -6,7 +6,7 @@ from cli.asv_adapter import AsvRules
 from p2p_asv import actions as A
 from p2p_asv.bots import GreedyBot
 from p2p_asv.engine import legal_actions
-from protocol.game_rules import CHANCE
+from protocol.session import CHANCE
 from tests.session_helpers import make_peers, step
 
 RULES = AsvRules()
