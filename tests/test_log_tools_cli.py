@@ -35,7 +35,8 @@ def test_export_writes_the_verified_chain_as_json_lines(log, capsys):
     assert events[0]["prev"] == "00" * 32 and events[0]["kind"] == "hello"
     assert all(b["prev"] == a["hash"] for a, b in zip(events, events[1:]))   # the hash chain
     actions = [e for e in events if e["kind"] == "action"]
-    assert actions and all(e["body"]["a"] == e["note"] for e in actions[:5])
+    # a note is the action text, plus " [proved #h]" for a hidden card it plays (SPEC §26.5)
+    assert actions and all(e["note"].split(" [proved ")[0] == e["body"]["a"] for e in actions[:5])
     assert events[-1]["kind"] == "action" and not any(e["kind"] == "open" for e in events)
 
 

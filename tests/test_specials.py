@@ -621,3 +621,19 @@ def test_advanced_cyber_jump_is_free_and_reopens_a_closed_phase():
     assert g.state.energy == energy                      # Cyber Jump is free
     g.act(A.Pass())
     assert PLACE_PIECE not in g.state.closed_phases and not g.state.piece_placed
+
+
+def test_advanced_a_special_response_costs_nothing():
+    g = game(2, [["Cephei", "Peace Talks"], ["U.F.O."]], tiles=["p2-a", "deep", "deep"],
+             config={"advanced": True})
+    g.act(A.DrawTile(0))
+    g.act(A.PlaceTile(g.state.drawn[0], EAST, 0))
+    g.act(A.Move(1, EAST))
+    pass_window(g)
+    discover(g, "Cephei")
+    energy = g.state.energy
+    g.act(A.Pass())
+    g.act(special(g, 1, "U.F.O."))
+    g.act(special(g, 0, "Peace Talks"))
+    pass_window(g)
+    assert g.state.energy == energy and g.state.planets[(EAST, 0)].owner == 0

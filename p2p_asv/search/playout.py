@@ -215,7 +215,8 @@ def _plain_end_of_turn(state: GameState, seat: int):
 def policy_action(world, seat: int):
     """The playout choice of `seat` in `world`: the best immediate gain, ties at random."""
     state = world.state
-    if state.discovery is None and not state.variants.advanced and not state.automata_seen:
+    if (state.discovery is None and not state.polls and state.doom is None and not state.only_action
+            and not state.variants.advanced and not state.automata_seen):
         quick = None
         if state.phase == TILES:
             quick = _quick_tile_action(state, seat, world.rng)
