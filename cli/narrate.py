@@ -83,6 +83,15 @@ STAGE_QUESTIONS = {
 def question(state: GameState, seat: int, legal: list) -> str | None:
     """The question this seat must answer now, when it is not simply its own turn's phase:
     another seat's discovery polling it, or a discovery of its own waiting for a card."""
+    polls = getattr(state, "polls", None)
+    if polls and legal:                 # a response window (SPEC §14.2) asks this seat
+        poll = polls[-1]
+        words = sorted({a.text().split()[0] for a in legal} - {"pass"}, key=natural_key)
+        offer = " / ".join([*words[:3], "pass"])
+        who = "you" if poll.seat == seat else state.players[poll.seat].colour
+        if poll.kind == "respond" and poll.action is not None:
+            return f"{who} played {poll.action.text()}: answer? {offer}"
+        return f"{state.players[state.active].colour}'s turn ({poll.kind}): play a card? {offer}"
     d = state.discovery
     if d is None or not legal:
         return None

@@ -429,3 +429,18 @@ def test_board_sizes_and_history(pipe):
     assert "board, board full or board compact" in text
     recent = repl.happened[-3:]
     assert len(recent) == 3 and "\n".join(recent) in text
+
+
+def test_a_response_window_asks_its_question():
+    """SPEC §31.6 with §14.2: a seat polled in another's window is asked, not told 'your turn'."""
+    from cli.narrate import prompt
+    from p2p_asv.actions import Pass
+    from p2p_asv.state import Poll
+    driver = LocalGame(2, 1, seed=3)
+    driver.wait_for_turn()
+    state = driver.state().clone()
+    state.active = 0
+    state.polls = [Poll("respond", 0, (1,), action=Pass(), targets=(1,))]
+    assert prompt(state, 1, [Pass()]) == "blue played pass: answer? pass> "
+    state.polls = [Poll("after-move", 0, (1,))]
+    assert prompt(state, 1, [Pass()]) == "blue's turn (after-move): play a card? pass> "
