@@ -47,7 +47,8 @@ def run(args) -> int:
     print(f"logs in {out}", flush=True)
     start = time.monotonic()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    common = ["--bot", "greedy", "--log-dir", str(out), "--seed", str(args.seed), "--timeout", str(args.timeout)]
+    common = ["--bot", "greedy", "--new-key", "--listen", "127.0.0.1", "--log-dir", str(out), "--seed", str(args.seed),
+              "--timeout", str(args.timeout)]
     host = subprocess.Popen(_asv("host", "--game", game.key, "--seats", str(n), "--name", "peer1", *common),
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     procs: list[subprocess.Popen] = [host]

@@ -26,6 +26,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--start-after", type=float, default=None, metavar="SECONDS",
                         help="start with the players present once this long has passed, even if "
                              "seats are still free (a human host may also type 'start')")
+    parser.add_argument("--announce", action="store_true",
+                        help="announce the game on the LAN (mDNS) until it starts: `asv join` with no "
+                             "address finds it")
     add_variant_arguments(parser)
     add_common(parser)
 

@@ -9,7 +9,10 @@ from protocol.node import DEFAULT_TIMEOUT
 def add_common(parser) -> None:
     parser.add_argument("--name", default="", help="your display name in the game (max 64 chars)")
     parser.add_argument("--key", metavar="PATH", default=None,
-                        help="identity key file (asv keygen); default: a fresh key for this game")
+                        help="identity key file (asv keygen); default: your key in the user config "
+                             "folder, made on first use")
+    parser.add_argument("--new-key", action="store_true",
+                        help="a throwaway key for this game only (e.g. a second seat on one machine)")
     parser.add_argument("--log-dir", metavar="DIR", default="asv-logs",
                         help="where this peer writes its .asvlog and .secrets (default ./asv-logs)")
     parser.add_argument("--bot", choices=sorted(BOTS), default=None,
@@ -18,10 +21,12 @@ def add_common(parser) -> None:
                         help=f"abort the game when the peer due to write is silent this long "
                              f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--port", type=int, default=0, metavar="P", help="port to listen on (default: any free)")
-    parser.add_argument("--listen", default="127.0.0.1", metavar="HOST",
-                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)")
+    parser.add_argument("--listen", default="0.0.0.0", metavar="HOST",
+                        help="address to listen on (default 0.0.0.0: every interface; 127.0.0.1: "
+                             "this machine only)")
     parser.add_argument("--advertise", default=None, metavar="HOST",
-                        help="address others should dial, printed in the invite (default: --listen)")
+                        help="address others should dial, printed in the invite (default: this "
+                             "machine's LAN address, or --listen when it names one)")
     parser.add_argument("--no-color", action="store_true", help="plain text in the REPL")
     parser.add_argument("--quiet", action="store_true", help="no turn-by-turn progress lines")
     parser.add_argument("--think", type=float, default=DEFAULT_THINK, metavar="S",

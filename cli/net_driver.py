@@ -15,11 +15,13 @@ from copy import deepcopy
 import trio
 
 from p2p_asv.engine import apply, legal_actions, parse_action
+from p2p_asv.errors import EngineError
+from protocol.errors import ProtocolError
 from p2p_asv.geometry import seat_colours
 from p2p_asv.state import CHANCE
 
 from .asv_adapter import AsvRules
-from .net_peer import Printer, exit_code, host_game, join_game, user_error
+from .net_peer import GameOver, Printer, exit_code, host_game, join_game, user_error
 from .narrate import before, score_lines
 from .repl import Happened, default_history, use_colour
 from .repl_live import LiveRepl, NoteWriter, UiSink
@@ -27,6 +29,10 @@ from .repl_live import LiveRepl, NoteWriter, UiSink
 __all__ = ["RecordingRules", "NetDriver", "play_networked"]
 
 STARTED = ("play", "done", "aborted")
+
+
+class PeerStopped(EngineError):
+    """An action could not be sent: the peer stopped or the game moved on (nothing changed)."""
 
 
 class RecordingRules(AsvRules):
@@ -94,7 +100,13 @@ class NetDriver:
     def submit(self, action) -> None:
         """Check the action on a copy (EngineError says why, nothing changes), then write it."""
         apply(self.state().clone(), self.seat, action)
-        trio.from_thread.run(self.node.submit, action.text(), trio_token=self.token)
+        try:
+            trio.from_thread.run(self.node.submit, action.text(), trio_token=self.token)
+        except trio.RunFinishedError:   # the peer stopped (the game ended meanwhile)
+            self._snap = (*self._snap[:3], True)
+            raise PeerStopped("the game has ended on this peer (see above); nothing was sent") from None
+        except ProtocolError as exc:    # e.g. an abort came in just before: not due any more
+            raise PeerStopped(f"not sent: {exc}") from None
         self._refresh()
 
     def poll(self) -> list[Happened]:
@@ -213,6 +225,9 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     got = handoff.get()
     if got is None:
         error = outcome.get("error")
+        over = user_error(error, (GameOver,)) if error is not None else None
+        if over is not None:
+            raise over                   # a resumed game that had already ended
         shown = user_error(error) if error is not None else None
         if error is not None and shown is None:
             raise error                  # a bug, or SystemExit with its message

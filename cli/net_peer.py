@@ -19,12 +19,16 @@ import trio
 
 from cli.asv_adapter import AsvRules
 from cli.games import GAMES, Game, by_rules_name, game_of
+from cli.identity_file import choose_identity
+from cli.lan import announce, invite_host, mdns_interfaces
+from cli.peer_book import PeerBook, load_peers
 from cli.variant_args import config_from
 from p2p_asv.geometry import seat_colours
 from p2p_asv.state import TILES
 from protocol.errors import ProtocolError
-from protocol.crypto import Identity, fingerprint, load_identity, save_identity
+from protocol.crypto import Identity, KeyFileError, fingerprint, load_identity, save_identity
 from protocol.node import Node, NodeOptions, NotInRoster, ResumeError, restore_peer
+from protocol.net import NotConnected, TransportError
 from protocol.log import scan_log
 
 __all__ = ["Invite", "parse_invite", "Printer", "scoreboard", "exit_code", "make_identity",
@@ -34,7 +38,7 @@ INVITE_PREFIX = "asv join "
 FINGERPRINT = re.compile(r"[A-Z2-7]{4}(-[A-Z2-7]{4}){3}")   # SPEC §20.2
 # Failures a user can cause or fix (unreachable address, port in use, refused key, bad
 # log...): reported in one line, exit 1. Anything else is a bug and keeps its traceback.
-EXPECTED_ERRORS = (ProtocolError, OSError, ValueError, NotInRoster, ResumeError)
+EXPECTED_ERRORS = (ProtocolError, OSError, ValueError, NotInRoster, ResumeError, KeyFileError)
 INTERRUPTED = "interrupted; your log keeps every event written so far"
 
 
@@ -80,24 +84,25 @@ def parse_invite(text: str) -> Invite:
 
 
 def make_identity(key: str | None, name: str) -> Identity:
-    if key:
-        identity = load_identity(key)
-        if name:
-            identity.name = name
-        return identity
-    return Identity.generate(name)
+    """The identity in a key file (`--key`, or a game's throwaway key), renamed by --name."""
+    identity = load_identity(key)
+    if name:
+        identity.name = name
+    return identity
 
 
-def keep_fresh_key(identity: Identity, key_arg: str | None, log_dir, game: bytes) -> None:
-    """A key made for this game is saved (0600) beside the log, so `--resume LOG` can find
-    it: <log dir>/<game12>-<fingerprint>.key (SPEC §29.7)."""
-    if key_arg is None and log_dir is not None:
+def keep_fresh_key(identity: Identity, log_dir, game: bytes) -> None:
+    """A throwaway key (--new-key) is saved (0600) beside the log, so `--resume LOG` can
+    find it: <log dir>/<game12>-<fingerprint>.key (SPEC §29.7, §29.10)."""
+    if log_dir is not None:
         Path(log_dir).mkdir(parents=True, exist_ok=True)
-        save_identity(identity, Path(log_dir) / f"{game.hex()[:12]}-{identity.fingerprint}.key")
+        save_identity(identity, Path(log_dir) / f"{game.hex()[:12]}-{identity.fingerprint}.key", force=True)
 
 
-def resume_key(log: str) -> str:
-    return str(Path(log).with_suffix(".key"))
+def resume_key(log: str) -> str | None:
+    """The throwaway key saved beside LOG, if this seat joined with one."""
+    path = Path(log).with_suffix(".key")
+    return str(path) if path.exists() else None
 
 
 def colours_of(session) -> tuple[str, ...]:
@@ -214,19 +219,23 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         raise SystemExit(f"asv host: {game_kind.title} needs {game_kind.min_players}-{game_kind.max_players} "
                          "seats and fewer bots than seats")
     config = config_from(args) if hasattr(args, "variant") else {}
-    identity = make_identity(args.key, args.name or "host")
+    listen = getattr(args, "listen", "127.0.0.1")
+    advertised = invite_host(listen, getattr(args, "advertise", None))
+    identity, which = choose_identity(args.key, getattr(args, "new_key", False), args.name, "host")
     game = os.urandom(16)
-    keep_fresh_key(identity, args.key, args.log_dir, game)  # only once the options are sound
+    if getattr(args, "new_key", False):
+        keep_fresh_key(identity, args.log_dir, game)  # only once the options are sound
+    book = PeerBook()
     node = Node(identity, rules or game_kind.rules(), game, args.log_dir, config=config,
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None), game_kind),
-                options=_options(args, seats), on_applied=printer.applied, on_note=printer.say)
+                options=_options(args, seats), on_applied=_keeping(book, printer.applied), on_note=printer.say)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
-        host, port = node.mesh.address
-        invite = Invite(args.advertise or host, port, game, identity.fingerprint)
+        port = node.mesh.address[1]
+        invite = Invite(advertised, port, game, identity.fingerprint)
         printer.say(f"invite: {INVITE_PREFIX}{invite.text()}")
-        printer.say(f"you are {identity.fingerprint}; waiting for {seats - 1 - args.bots} player(s) "
-                    f"and {args.bots} bot(s)")
+        printer.say(f"you are {identity.fingerprint} ({identity.name}, {which}); listening on "
+                    f"{advertised}:{port}; waiting for {seats - 1 - args.bots} player(s) and {args.bots} bot(s)")
         if ready is not None:
             ready(node)
         for i in range(args.bots):
@@ -237,10 +246,29 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                        on_note=(bot_printer or Printer(None)).say, creator=identity.public_key_bytes)
             bot.options.port = 0
             await nursery.start(bot.run)
-            await bot.connect("127.0.0.1", port)
-        roster = await wait_for_start(node, args, printer)
+            # dialled at this machine's own address, so the others learn one they can reach
+            await bot.connect(invite_host(listen, None), port)
+        announcer = None
+        if getattr(args, "announce", False) and seats - 1 - args.bots > 0:
+            announcer = await trio.to_thread.run_sync(
+                lambda: announce(advertised, port, game, identity.fingerprint, identity.name, seats,
+                                 seats - len(node.lobby), interfaces=mdns_interfaces(listen)))
+            printer.say(f"announced on the LAN as {identity.name}'s game (asv join with no address finds it)")
+        try:
+            roster = await wait_for_start(node, args, printer)
+        finally:
+            if announcer is not None:   # a started game takes nobody more: stop announcing
+                await trio.to_thread.run_sync(announcer.close)
         node.start(roster)
     return node
+
+
+def _keeping(book: PeerBook, applied):
+    """on_applied that also keeps the log's address book (SPEC §29.11) up to date."""
+    def on_applied(node: Node, ev, note: str) -> None:
+        book.update(node)
+        applied(node, ev, note)
+    return on_applied
 
 
 async def wait_for_start(node: Node, args, printer: Printer) -> list[bytes]:
@@ -280,12 +308,21 @@ async def wait_for_start(node: Node, args, printer: Printer) -> list[bytes]:
     return roster
 
 
+class GameOver(Exception):
+    """--resume of a game whose log already ends (finished or aborted): nothing to join."""
+
+    def __init__(self, peer, log: str) -> None:
+        super().__init__(log)
+        self.peer, self.log = peer, log
+
+
 async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,
                     rules=None, rules_for: Callable[[Game], object] | None = None) -> Node:
-    """Join through any peer of the game (or rejoin from --resume LOG) and play to the end.
+    """Join through any peer of the game (or rejoin from --resume LOG through any peer it
+    knows: the address given, then every address kept beside the log) and play to the end.
     The game is the one the first hello names (`rules_for(game)` makes its rules, e.g. a
     recording REPL's); a resumed peer's log names it too."""
-    invite = parse_invite(args.address)
+    invite = parse_invite(args.address) if args.address else None
     if args.resume:   # the log names its game (SPEC §47.7)
         from cli.games import game_of_log
         resumed = game_of_log(args.resume)
@@ -293,37 +330,73 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             rules = rules_for(resumed) if rules_for is not None else resumed.rules()
     rules = rules or AsvRules()
     peer = None
+    new_key = getattr(args, "new_key", False)
     if args.resume:
-        identity = make_identity(args.key or resume_key(args.resume), args.name)
+        saved = args.key or resume_key(args.resume)
+        identity, which = (make_identity(saved, args.name), f"key {saved}") if saved else \
+            choose_identity(None, False, args.name, "player")
         game = scan_log(args.resume).game
-        if invite.game is not None and invite.game != game:
+        if invite is not None and invite.game is not None and invite.game != game:
             raise SystemExit(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
         peer = restore_peer(identity, rules, args.resume,
                             agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}",
                                          getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]))
+        if peer.finished or peer.phase == "aborted":
+            raise GameOver(peer, args.resume)
         printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")
+        addresses = ([(invite.host, invite.port)] if invite is not None else []) + \
+            [a for a in load_peers(args.resume) if invite is None or a != (invite.host, invite.port)]
+        if not addresses:
+            raise SystemExit(f"asv join: no address of the game's peers is known for {args.resume}; "
+                             "ask a player for theirs: asv join HOST:PORT --resume LOG")
     else:
-        if invite.game is None or invite.creator is None:
+        if invite is None or invite.game is None or invite.creator is None:
             raise SystemExit("asv join: the invite needs the game id and the creator's fingerprint "
                              "(HOST:PORT/GAMEID/FINGERPRINT, as `asv host` prints it), or use --resume LOG")
-        identity = make_identity(args.key, args.name or "player")
+        identity, which = choose_identity(args.key, new_key, args.name, "player")
+        if identity.fingerprint == invite.creator:
+            raise SystemExit(f"asv join: the game's creator is you: its key is yours ({identity.fingerprint}). "
+                             "For a second seat on this machine add --new-key (or --key FILE).")
         game = invite.game
-        keep_fresh_key(identity, args.key, args.log_dir, game)
+        addresses = [(invite.host, invite.port)]
+    book = PeerBook(addresses[0])
     tag = f"{args.seed or game.hex()}/{identity.name}"
     node = Node(identity, rules, game, args.log_dir,
                 agent=_agent(args.bot, tag, getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]),
-                options=_options(args, None), peer=peer, on_applied=printer.applied, on_note=printer.say,
-                creator=invite.creator, choose_game=game_chooser(args, tag, rules_for))
+                options=_options(args, None), peer=peer, on_applied=_keeping(book, printer.applied),
+                on_note=printer.say, creator=None if invite is None else invite.creator,
+                choose_game=game_chooser(args, tag, rules_for))
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
-        key = await node.connect(invite.host, invite.port)
-        if invite.creator and fingerprint(key) != invite.creator and not args.resume:
+        key = await _reach(node, addresses, printer)
+        if not args.resume and new_key:
+            keep_fresh_key(identity, args.log_dir, game)   # only once the game was reached
+        if invite is not None and invite.creator and fingerprint(key) != invite.creator and not args.resume:
             printer.say(f"note: the peer at {invite.host}:{invite.port} is {fingerprint(key)}, "
                         f"not the creator {invite.creator}")
-        printer.say(f"connected to {fingerprint(key)}; you are {identity.fingerprint}")
+        port = node.mesh.address[1]
+        printer.say(f"connected to {fingerprint(key)}; you are {identity.fingerprint} ({identity.name}, {which}); "
+                    f"listening on {invite_host(getattr(args, 'listen', '127.0.0.1'), getattr(args, 'advertise', None))}:{port}")
+        book.update(node)
         if ready is not None:
             ready(node)
     return node
+
+
+async def _reach(node: Node, addresses: list[tuple[str, int]], printer: Printer) -> bytes:
+    """Connect through the first address that answers (SPEC §29.11); one line per miss."""
+    failures = []
+    for host, port in addresses:
+        try:
+            with trio.fail_after(10):
+                return await node.connect(host, port)
+        except (TransportError, OSError, trio.TooSlowError) as exc:
+            if len(addresses) == 1 and not isinstance(exc, trio.TooSlowError):
+                raise
+            failures.append(f"{host}:{port}")
+            printer.say(f"no answer at {host}:{port} ({exc or 'too slow'}); trying the next peer")
+    raise NotConnected(f"no peer of the game answered at {', '.join(failures)}; ask a player for a live "
+                       "address: asv join HOST:PORT --resume LOG", side="remote")
 
 
 def write_timings(node: Node, path: str | None) -> None:
@@ -353,6 +426,9 @@ def run_peer(command: str, flow) -> "Node | int":
         if user_error(exc, (KeyboardInterrupt,)) is not None:
             print(INTERRUPTED, file=sys.stderr)
             return 1
+        over = user_error(exc, (GameOver,))
+        if over is not None:
+            raise over from None
         err = user_error(exc)
         if err is None:
             raise

@@ -41,7 +41,7 @@ def test_asv_demo_plays_over_tcp_between_processes_and_verifies(tmp_path):
 def test_host_and_join_as_processes_end_with_three_logs_one_head(tmp_path):
     """A host process with one in-process bot and a joiner process: three peers, three
     logs, one head; the joiner learns the bot's address from the host (peer exchange)."""
-    host = subprocess.Popen(asv("host", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
+    host = subprocess.Popen(asv("host", "--listen", "127.0.0.1", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
                                 "--log-dir", str(tmp_path)),
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -49,7 +49,7 @@ def test_host_and_join_as_processes_end_with_three_logs_one_head(tmp_path):
         assert line.startswith("invite: asv join ")
         invite = line.split("invite: ", 1)[1].strip()
         assert parse_invite(invite).creator is not None
-        joined = subprocess.run(asv("join", invite, "--bot", "random", "--quiet", "--log-dir", str(tmp_path)),
+        joined = subprocess.run(asv("join", invite, "--new-key", "--listen", "127.0.0.1", "--bot", "random", "--quiet", "--log-dir", str(tmp_path)),
                                 cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert joined.returncode == 0, joined.stdout + joined.stderr
         assert host.wait(timeout=30) == 0
@@ -94,7 +94,7 @@ def one_network_turn(repl) -> str:
 
 
 def test_repl_seat_plays_a_full_turn_against_a_bot_peer(tmp_path):
-    args = build_parser().parse_args(["host", "--seats", "2", "--bots", "1", "--name", "alice",
+    args = build_parser().parse_args(["host", "--listen", "127.0.0.1", "--seats", "2", "--bots", "1", "--name", "alice",
                                       "--log-dir", str(tmp_path)])
     from prompt_toolkit.output import DummyOutput
     with create_pipe_input() as pipe:
@@ -124,13 +124,13 @@ def test_a_joiner_process_killed_with_sigkill_resumes_from_its_log(tmp_path):
     the log); the game finishes and all three logs verify with one head (SPEC §29.7)."""
     import signal
     import time
-    host = subprocess.Popen(asv("host", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
+    host = subprocess.Popen(asv("host", "--listen", "127.0.0.1", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
                                 "--log-dir", str(tmp_path), "--timeout", "60"),
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     mine = tmp_path / "joiner"
     try:
         invite = host.stdout.readline().split("asv join ", 1)[1].strip()
-        joiner = subprocess.Popen(asv("join", invite, "--bot", "greedy", "--quiet", "--log-dir", str(mine)),
+        joiner = subprocess.Popen(asv("join", invite, "--new-key", "--listen", "127.0.0.1", "--bot", "greedy", "--quiet", "--log-dir", str(mine)),
                                   cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -142,7 +142,7 @@ def test_a_joiner_process_killed_with_sigkill_resumes_from_its_log(tmp_path):
         joiner.wait()
         log = next(mine.glob("*.asvlog"))
         assert verify_log(log, AsvRules())[0].exit_code == 2        # a valid prefix
-        back = subprocess.run(asv("join", invite.split("/")[0], "--resume", str(log), "--bot", "greedy",
+        back = subprocess.run(asv("join", invite.split("/")[0], "--new-key", "--listen", "127.0.0.1", "--resume", str(log), "--bot", "greedy",
                                   "--quiet", "--log-dir", str(mine)),
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert back.returncode == 0, back.stdout + back.stderr
@@ -160,7 +160,7 @@ def test_a_joiner_process_killed_with_sigkill_resumes_from_its_log(tmp_path):
 def test_the_creator_starts_early_with_the_players_present(tmp_path):
     """SPEC §29.2: `--start-after` starts before the seats are full; the game runs with the
     seats actually taken (host + one in-process bot of four seats offered)."""
-    done = subprocess.run(asv("host", "--seats", "4", "--bots", "1", "--bot", "greedy", "--quiet",
+    done = subprocess.run(asv("host", "--listen", "127.0.0.1", "--seats", "4", "--bots", "1", "--bot", "greedy", "--quiet",
                               "--start-after", "0.5", "--log-dir", str(tmp_path)),
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -175,7 +175,7 @@ def test_the_creator_types_start_at_its_terminal(tmp_path):
     import os
     import pty
     master, slave = pty.openpty()
-    host = subprocess.Popen(asv("host", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
+    host = subprocess.Popen(asv("host", "--listen", "127.0.0.1", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
                                 "--log-dir", str(tmp_path)),
                             cwd=ROOT, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     os.close(slave)
@@ -197,7 +197,7 @@ def test_the_creator_types_start_at_its_terminal(tmp_path):
 
 def test_a_solitaire_host_starts_at_once_and_finishes(tmp_path):
     """SPEC §13.1, §29.3: one seat is a full lobby; the game must not wait for joiners."""
-    done = subprocess.run(asv("host", "--seats", "1", "--bot", "greedy", "--quiet", "--log-dir", str(tmp_path)),
+    done = subprocess.run(asv("host", "--listen", "127.0.0.1", "--seats", "1", "--bot", "greedy", "--quiet", "--log-dir", str(tmp_path)),
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     [log] = tmp_path.glob("*.asvlog")

@@ -318,24 +318,26 @@ def free_port_in_use():
     return s
 
 
-def test_join_where_nothing_listens_is_a_clear_error(tmp_path):
+def test_join_where_nothing_listens_is_a_clear_error_and_leaves_no_key(tmp_path):
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()                                              # nothing listens there now
-    invite = f"127.0.0.1:{port}/{'ab' * 16}/AAAA-BBBB-CCCC-DDDD"   # SPEC §29.2: with the creator's fingerprint
-    done = subprocess.run(asv("join", invite, "--bot", "greedy", "--log-dir", str(tmp_path)),
+    creator = Identity.generate().fingerprint
+    done = subprocess.run(asv("join", f"127.0.0.1:{port}/{'ab' * 16}/{creator}", "--new-key", "--listen", "127.0.0.1",
+                              "--bot", "greedy", "--log-dir", str(tmp_path)),
                           cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert f"asv join: NotConnected: cannot connect to 127.0.0.1:{port}" in done.stderr
+    assert list(tmp_path.iterdir()) == []                   # no throwaway .key left behind (SPEC §29.10)
 
 
 def test_host_on_a_port_in_use_is_a_clear_error(tmp_path):
     busy = free_port_in_use()
     try:
         port = busy.getsockname()[1]
-        done = subprocess.run(asv("host", "--bot", "greedy", "--port", str(port), "--log-dir", str(tmp_path)),
+        done = subprocess.run(asv("host", "--listen", "127.0.0.1", "--bot", "greedy", "--port", str(port), "--log-dir", str(tmp_path)),
                               cwd=ROOT, capture_output=True, text=True, timeout=30)
     finally:
         busy.close()
@@ -345,7 +347,7 @@ def test_host_on_a_port_in_use_is_a_clear_error(tmp_path):
 
 
 def test_ctrl_c_during_a_game_leaves_a_valid_log(tmp_path):
-    host = subprocess.Popen(asv("host", "--seats", "2", "--bots", "1", "--bot", "greedy", "--quiet",
+    host = subprocess.Popen(asv("host", "--listen", "127.0.0.1", "--seats", "2", "--bots", "1", "--bot", "greedy", "--quiet",
                                 "--log-dir", str(tmp_path)),
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

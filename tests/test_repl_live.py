@@ -167,11 +167,11 @@ def test_two_people_on_two_terminals(tmp_path):
     """Issue 8 item 12: two human seats over TCP on pseudo-terminals. During the other's
     turn `scores` answers at once and an action is refused, not queued; the other's draw
     appears without typing; quitting asks, then prints the resume command."""
-    host = Terminal("host", "--seats", "2", "--name", "alice", "--log-dir", str(tmp_path / "a"))
+    host = Terminal("host", "--listen", "127.0.0.1", "--seats", "2", "--name", "alice", "--log-dir", str(tmp_path / "a"))
     joiner = None
     try:
         invite = host.expect(r"asv join (\S+)").group(1)
-        joiner = Terminal("join", invite, "--name", "bob", "--log-dir", str(tmp_path / "b"))
+        joiner = Terminal("join", invite, "--new-key", "--listen", "127.0.0.1", "--name", "bob", "--log-dir", str(tmp_path / "b"))
         ready = r"· (your turn|\w+'s turn) · tiles \(3 to draw\)"
         host.expect(ready)
         joiner.expect(ready)
