@@ -119,10 +119,14 @@ def test_repl_seat_plays_a_full_turn_against_a_bot_peer(tmp_path):
         assert report.valid and report.exit_code == 2
 
 
-def test_a_joiner_process_killed_with_sigkill_resumes_from_its_log(tmp_path):
-    """kill -9 mid-game, then `asv join ADDRESS --resume LOG` (the game's key is found beside
-    the log); the game finishes and all three logs verify with one head (SPEC §29.7)."""
+def test_a_joiner_killed_with_sigkill_resumes_through_a_peer_other_than_the_host(tmp_path):
+    """kill -9 mid-game, then `asv join --resume LOG` with no address: the peers kept beside
+    the log are tried in turn (a dead one, then the host's bot, the host's own address
+    left out), the game finishes and all three logs verify with one head (SPEC §29.7,
+    §29.11); resuming the finished game says so and exits 0."""
+    import json
     import signal
+    import socket
     import time
     host = subprocess.Popen(asv("host", "--listen", "127.0.0.1", "--seats", "3", "--bots", "1", "--bot", "greedy", "--quiet",
                                 "--log-dir", str(tmp_path), "--timeout", "60"),
@@ -142,11 +146,21 @@ def test_a_joiner_process_killed_with_sigkill_resumes_from_its_log(tmp_path):
         joiner.wait()
         log = next(mine.glob("*.asvlog"))
         assert verify_log(log, AsvRules())[0].exit_code == 2        # a valid prefix
-        back = subprocess.run(asv("join", invite.split("/")[0], "--new-key", "--listen", "127.0.0.1", "--resume", str(log), "--bot", "greedy",
+        book = Path(str(log) + ".peers")
+        host_port = int(invite.split("/")[0].rsplit(":", 1)[1])
+        others = [e for e in json.loads(book.read_text()) if e["port"] != host_port]
+        assert others, book.read_text()                             # the bot, learnt by peer exchange
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        dead = s.getsockname()[1]
+        s.close()
+        book.write_text(json.dumps([{"fingerprint": "", "host": "127.0.0.1", "port": dead}, *others]))
+        back = subprocess.run(asv("join", "--listen", "127.0.0.1", "--resume", str(log), "--bot", "greedy",
                                   "--quiet", "--log-dir", str(mine)),
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert back.returncode == 0, back.stdout + back.stderr
         assert "events replayed" in back.stdout
+        assert f"no answer at 127.0.0.1:{dead}" in back.stdout and "trying the next peer" in back.stdout
         assert host.wait(timeout=30) == 0
     finally:
         if host.poll() is None:
@@ -155,6 +169,10 @@ def test_a_joiner_process_killed_with_sigkill_resumes_from_its_log(tmp_path):
     reports = [verify_log(p, AsvRules())[0] for p in [*tmp_path.glob("*.asvlog"), *mine.glob("*.asvlog")]]
     assert len(reports) == 3 and all(r.exit_code == 0 for r in reports)
     assert len({r.head for r in reports}) == 1
+    again = subprocess.run(asv("join", "--listen", "127.0.0.1", "--resume", str(log), "--bot", "greedy"),
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and "Traceback" not in again.stderr, again.stdout + again.stderr
+    assert "is already over; nothing to rejoin" in again.stdout and "Final scoreboard" in again.stdout
 
 
 def test_the_creator_starts_early_with_the_players_present(tmp_path):
