@@ -77,7 +77,7 @@ def test_the_repl_seat_plays_space_walk_over_the_network(tmp_path):
     from cli.net_driver import play_networked
     from test_space_walk_repl import ScriptedSwRepl
 
-    args = build_parser().parse_args(["host", "--game", "space-walk", "--seats", "2", "--bots", "1",
+    args = build_parser().parse_args(["host", "--listen", "127.0.0.1", "--game", "space-walk", "--seats", "2", "--bots", "1",
                                       "--bot-kind", "random", "--name", "alice", "--log-dir", str(tmp_path)])
     script = ["help rules", "board"]
     with create_pipe_input() as pipe:
