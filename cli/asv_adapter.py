@@ -10,6 +10,7 @@ import time
 from typing import Sequence
 
 from cli import render
+from cli.turn_clock import game_options
 from p2p_asv import actions as A
 from p2p_asv import engine
 from p2p_asv.bots import make_bot
@@ -62,7 +63,7 @@ class AsvRules:
 
     def new_state(self, players: int, config: dict) -> GameState:
         try:
-            return new_game(players, config)  # config: the variants (SPEC §13)
+            return new_game(players, game_options(config))  # the variants (SPEC §13); no turn clock
         except ValueError as exc:
             raise GameRuleError(str(exc)) from None
 

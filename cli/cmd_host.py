@@ -26,6 +26,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--start-after", type=float, default=None, metavar="SECONDS",
                         help="start with the players present once this long has passed, even if "
                              "seats are still free (a human host may also type 'start')")
+    parser.add_argument("--turn-clock", type=int, default=None, metavar="S",
+                        help="seconds a seat has for its turn, shown to everyone as a countdown; at "
+                             "zero the seat counts as gone (aborted after --timeout more) (default: none)")
     parser.add_argument("--announce", action="store_true",
                         help="announce the game on the LAN (mDNS) until it starts: `asv join` with no "
                              "address finds it")

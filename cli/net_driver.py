@@ -23,6 +23,7 @@ from p2p_asv.state import CHANCE
 from .asv_adapter import AsvRules
 from .net_peer import GameOver, Printer, exit_code, host_game, join_game, user_error
 from .narrate import before, score_lines
+from .turn_clock import TurnClock
 from .repl import Happened, default_history, use_colour
 from .repl_live import LiveRepl, NoteWriter, UiSink
 
@@ -56,6 +57,9 @@ class NetDriver:
         self.node, self.token, self.rules = node, token, rules
         self.address = address          # a peer's HOST:PORT to resume through
         self._sink = None
+        self._absent_shown: dict[bytes, bool] = {}
+        self._clock_shown = False
+        self._clock_out = None
         self._seen = 0
         self._snap = None
         self._refresh()
@@ -143,9 +147,55 @@ class NetDriver:
                 with trio.move_on_after(1.0):
                     await self.node.wait_changed()
                 self._sink.changed()
+                self._show_absent()
+                self._show_clock()
         except Exception as exc:  # noqa: BLE001 - a crash here would end the peer's trio run
             self._sink.note(f"(live updates stopped: {type(exc).__name__}: {exc})")
         self._sink.changed()
+
+    def _show_clock(self) -> None:
+        """The turn clock's countdown in the toolbar, and one line when it runs out (SPEC §29.13)."""
+        clock = self.node.overtime
+        ticking = clock.on_clock() if isinstance(clock, TurnClock) else None
+        if ticking is None:
+            if self._clock_shown:
+                self._sink.status("clock", None)
+                self._clock_shown = False
+            return
+        seat, left = ticking
+        who = "you" if seat == self.seat else self.colours[seat]
+        whole = int(abs(left))
+        if left >= 0:
+            self._sink.status("clock", f"{who}: {whole // 60}:{whole % 60:02d} left")
+            self._clock_out = None
+        else:
+            self._sink.status("clock", f"{who}: over time {whole // 60}:{whole % 60:02d}")
+            if self._clock_out != (seat, clock.since):
+                self._clock_out = (seat, clock.since)
+                grace = f"{self.node.options.timeout:g} s"
+                self._sink.note(f"your turn clock ran out: move within {grace}, or the game is aborted"
+                                if seat == self.seat else
+                                f"{self.colours[seat]}'s turn clock ran out: if they have not moved within {grace}, "
+                                "the game is aborted as for a peer that left")
+        self._clock_shown = True
+
+    def _show_absent(self) -> None:
+        """A toolbar item per peer gone (no connection): who, and for how long (SPEC §29.12)."""
+        s = self.node.session
+        if s is None or s.roster is None:
+            return
+        for key in s.roster:
+            if key == self.node.me:
+                continue
+            gone = self.node.absent_for(key)
+            shown = self._absent_shown.get(key, False)
+            if gone >= 1:
+                name = self.node.who(key).split(" (")[0]
+                self._sink.status(f"gone:{key.hex()}", f"{name} gone {int(gone) // 60}:{int(gone) % 60:02d}")
+                self._absent_shown[key] = True
+            elif shown:
+                self._sink.status(f"gone:{key.hex()}", None)
+                self._absent_shown[key] = False
 
     def resume_hint(self) -> str | None:
         """The command that brings this seat back (SPEC §29.7): the log and a peer's address."""

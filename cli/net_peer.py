@@ -22,6 +22,7 @@ from cli.games import GAMES, Game, by_rules_name, game_of
 from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
 from cli.peer_book import PeerBook, load_peers
+from cli.turn_clock import CLOCK_KEY, TurnClock, check_clock
 from cli.variant_args import config_from
 from p2p_asv.geometry import seat_colours
 from p2p_asv.state import TILES
@@ -219,6 +220,11 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         raise SystemExit(f"asv host: {game_kind.title} needs {game_kind.min_players}-{game_kind.max_players} "
                          "seats and fewer bots than seats")
     config = config_from(args) if hasattr(args, "variant") else {}
+    if getattr(args, "turn_clock", None) is not None:
+        try:
+            config[CLOCK_KEY] = check_clock(args.turn_clock)
+        except ValueError as exc:
+            raise SystemExit(f"asv host: --turn-clock: {exc}") from None
     listen = getattr(args, "listen", "127.0.0.1")
     advertised = invite_host(listen, getattr(args, "advertise", None))
     identity, which = choose_identity(args.key, getattr(args, "new_key", False), args.name, "host")
@@ -229,6 +235,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     node = Node(identity, rules or game_kind.rules(), game, args.log_dir, config=config,
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None), game_kind),
                 options=_options(args, seats), on_applied=_keeping(book, printer.applied), on_note=printer.say)
+    clocked(node)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
         port = node.mesh.address[1]
@@ -245,6 +252,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                        options=_options(args, None),
                        on_note=(bot_printer or Printer(None)).say, creator=identity.public_key_bytes)
             bot.options.port = 0
+            clocked(bot)
             await nursery.start(bot.run)
             # dialled at this machine's own address, so the others learn one they can reach
             await bot.connect(invite_host(listen, None), port)
@@ -261,6 +269,21 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                 await trio.to_thread.run_sync(announcer.close)
         node.start(roster)
     return node
+
+
+def clocked(node: Node) -> TurnClock:
+    """Give a node the turn clock of SPEC §29.13 (it reads the clock's length from the
+    game config; a game without one is never over time)."""
+    clock = TurnClock(node)
+    node.overtime = clock
+    applied = node.on_applied
+
+    def on_applied(n: Node, ev, note: str) -> None:
+        clock.observe()
+        if applied is not None:
+            applied(n, ev, note)
+    node.on_applied = on_applied
+    return clock
 
 
 def _keeping(book: PeerBook, applied):
@@ -366,6 +389,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                 options=_options(args, None), peer=peer, on_applied=_keeping(book, printer.applied),
                 on_note=printer.say, creator=None if invite is None else invite.creator,
                 choose_game=game_chooser(args, tag, rules_for))
+    clocked(node)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
         key = await _reach(node, addresses, printer)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from cli.turn_clock import game_options
 from protocol.session import CHANCE, DeckRequest, GameRuleError
 from space_walk import SpaceWalkError, apply_text, new_game, parse_action, result, to_move
 from space_walk.bots import BOTS
@@ -29,7 +30,7 @@ class SpaceWalkRules:
 
     def new_state(self, players: int, config: dict) -> State:
         try:
-            return new_game(players, config)  # config: {} or {"action_cards": True} (SPEC §44.1)
+            return new_game(players, game_options(config))  # {} or {"action_cards": True} (SPEC §44.1)
         except ValueError as exc:
             raise GameRuleError(str(exc)) from None
 

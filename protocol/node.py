@@ -157,6 +157,10 @@ class Node:
         self.barred: list[SignedEvent] = []             # late events of a peer this one voted silent
         self._outbox: list[bytes] = []                  # refusals (and the events they answer) to send
         self._refused_at: set = set()    # heights whose votes this peer answered; aborts it looked at
+        self._down_since: dict[bytes, float] = {}       # peers without a connection, since when
+        # seconds a peer is past a clock its caller keeps (cli: the host's turn clock); such a
+        # peer counts as gone for the silent-peer rule (SPEC §29.12-§29.13)
+        self.overtime: Callable[[bytes], float] | None = None
 
     # ------------------------------------------------------------------ state
     @property
@@ -214,19 +218,40 @@ class Node:
             self.note(f"{fingerprint(key)} joined ({len(self.lobby)}/{self.options.seats} seats)")
             if len(self.lobby) >= self.options.seats:
                 self._lobby_full.set()
+        gone = self._down_since.pop(key, None)
         if self.session is not None and self._nursery is not None:
             self._nursery.start_soon(self._catch_up_from, key)
             own = self.ballot.own
             if own is not None and self.ballot.cast[0] == self.height:  # it may have missed our vote
                 self._nursery.start_soon(self._send_quietly, key, own.wire)
+            if gone is not None and not self.over:
+                self.note(f"{self.who(key)} is back (gone {int(time.monotonic() - gone)} s)")
 
     def _on_peer_down(self, key: bytes, error: TransportError) -> None:
         if self.session is None and isinstance(error, PeerRefused) and error.code == "key":
             self._left_out = error
         if self.roster is None and key in self.lobby and self.session is None and self.options.seats:
             self.lobby.remove(key)   # left before the start: the seat is free again
+        self._down_since.setdefault(key, time.monotonic())
         if not self.over:
-            self.note(f"lost {fingerprint(key)}: {error}")
+            waits = "" if self.session is None else (
+                f"; the game waits for them: they come back with `asv join --resume LOG` (their log), "
+                f"and the game is aborted if they stay gone {self.options.timeout:g} s")
+            self.note(f"lost {self.who(key)} at {time.strftime('%H:%M:%S')}: {error}{waits}")
+
+    def who(self, key: bytes) -> str:
+        """A peer's display name and fingerprint, as far as this peer knows them."""
+        s = self.session
+        if s is not None and s.roster is not None and key in s.roster and s.roster.index(key) < len(s.names):
+            return f"{s.names[s.roster.index(key)]} ({fingerprint(key)})"
+        return fingerprint(key)
+
+    def absent_for(self, key: bytes) -> float:
+        """Seconds `key` has been gone: no live connection with this peer, so no keepalive
+        either; 0 while it is connected, however long it thinks (SPEC §29.12)."""
+        if key in self.mesh.peer_keys():
+            return 0.0
+        return time.monotonic() - self._down_since.setdefault(key, time.monotonic())
 
     def _on_refused(self, error: TransportError) -> None:
         self.note(f"refused a connection: {error}")
@@ -457,7 +482,11 @@ class Node:
             await self._halt_if_due()
         if s is None or s.next_author() in (None, self.me) or self.over or s.halted is not None:
             return
-        if quiet >= self.options.timeout and self.ballot.cast != (self.height, s.next_author()):
+        due = s.next_author()
+        # thinking is not leaving (SPEC §29.12): vote only against a peer both silent and gone
+        # (no connection, so no keepalive; or past the turn clock, §29.13) for the timeout
+        gone = max(self.absent_for(due), self.overtime(due) if self.overtime is not None else 0.0)
+        if min(quiet, gone) >= self.options.timeout and self.ballot.cast != (self.height, due):
             await self.vote_silent()
         await self._abort_if_complete()
 

@@ -1,0 +1,78 @@
+"""Thinking is not leaving; leaving is seen (SPEC §29.12): a connected peer that takes its
+time is never aborted; a peer gone (no connection, so no keepalive) longer than the timeout
+is, and everyone is told who left and when."""
+from __future__ import annotations
+
+import os
+
+import trio
+
+from net_helpers import Runner, bot_node, wait_until
+
+LIMIT = 90
+
+
+async def test_a_connected_player_thinking_past_the_timeout_is_not_aborted_but_a_gone_one_is(tmp_path):
+    game = os.urandom(16)
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            runner = Runner(nursery)
+            bot = bot_node(0, game, tmp_path, seats=2, timeout=1.0, host="127.0.0.1")
+            notes: list[str] = []
+            bot.on_note = notes.append
+            await runner.start(bot)
+            human = bot_node(1, game, tmp_path, timeout=1.0, creator=bot, host="127.0.0.1")
+            human.agent = None                      # a human seat: nothing is typed
+            await runner.start(human)
+            await human.connect(*bot.mesh.address)
+            bot.start(await bot.wait_lobby_full())
+            await wait_until(lambda: human.session is not None and human.session.pending_obligation() == "action")
+            await trio.sleep(4.0)                   # four timeouts of thinking, connected all along
+            assert not bot.over and not human.over
+            assert bot.absent_for(human.me) == 0.0
+            runner.kill(human)                      # the laptop closes
+            await wait_until(lambda: bot.over)
+    assert bot.session.phase == "aborted"
+    lost = [n for n in notes if n.startswith("lost ")]
+    assert lost and "bot1 (" in lost[0] and "asv join --resume LOG" in lost[0]
+
+
+async def test_a_seat_past_the_turn_clock_counts_as_gone_and_the_game_is_aborted(tmp_path):
+    """SPEC §29.13: the host's clock is in the config; at zero the connected seat counts as
+    gone, and after a further timeout the usual abort names it."""
+    from cli.net_peer import clocked
+    game = os.urandom(16)
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            runner = Runner(nursery)
+            bot = bot_node(0, game, tmp_path, seats=2, timeout=1.0, host="127.0.0.1")
+            bot.config = {"turn_clock": 5}
+            clock = clocked(bot)
+            await runner.start(bot)
+            human = bot_node(1, game, tmp_path, timeout=1.0, creator=bot, host="127.0.0.1")
+            human.agent = None
+            clocked(human)
+            await runner.start(human)
+            await human.connect(*bot.mesh.address)
+            bot.start(await bot.wait_lobby_full())
+            await wait_until(lambda: human.session is not None and human.session.pending_obligation() == "action")
+            assert human.session.config == {"turn_clock": 5}         # every peer knows the clock
+            await wait_until(lambda: clock.on_clock() is not None and clock.on_clock()[0] == human.session.seat)
+            await trio.sleep(3.0)
+            assert not bot.over and 0 < clock.on_clock()[1] < 5 and clock(human.me) == 0.0
+            await wait_until(lambda: bot.over)
+            assert bot.absent_for(human.me) == 0.0                    # connected all along
+    assert bot.session.phase == "aborted"
+    assert bot.session.chain.events[-1].body["silent"] == human.me
+
+
+def test_the_clock_is_checked_and_never_reaches_the_engine():
+    import pytest
+    from cli.asv_adapter import AsvRules
+    from cli.turn_clock import game_options
+    from protocol.session import GameRuleError
+    assert game_options({"turn_clock": 60, "nine_planets": True}) == {"nine_planets": True}
+    assert AsvRules().new_state(2, {"turn_clock": 60}) is not None
+    for bad in (0, 4, 10 ** 6, "60", 60.0, True):
+        with pytest.raises(GameRuleError, match="turn_clock"):
+            AsvRules().new_state(2, {"turn_clock": bad})
