@@ -58,6 +58,7 @@ class TurnClock:
     def on_clock(self) -> tuple[int, float] | None:
         """(seat on the clock, seconds left; negative once over), or None: no clock, or
         no seat to move."""
+        self.observe()   # a resumed peer has applied nothing yet: the turn starts now for it
         s, seconds = self.node.session, self.seconds
         if seconds is None or self._seat is None or s is None or s.phase != "play" or self.node.over:
             return None
