@@ -4,7 +4,7 @@ ADDRESS is the invite `HOST:PORT/GAMEID/FINGERPRINT` printed by `asv host` (the 
 "asv join" may be pasted too). Without it, `asv join` lists the games announced on the LAN
 (`asv host --announce`, SPEC §32) and joins the one chosen. With --resume the game id
 comes from the log; the peer replays its own log and secrets, then reaches the game
-through any peer it knows (SPEC §29.11). Exit 0: finished (or a resumed game that had
+through any peer it knows (SPEC §29.12). Exit 0: finished (or a resumed game that had
 already finished); 2: aborted; 1: error.
 """
 from __future__ import annotations

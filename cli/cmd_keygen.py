@@ -2,7 +2,7 @@
 
 The key file is written with mode 0600 to --out, or to $ASV_HOME/identity.key, or to
 the user config folder (platformdirs, e.g. ~/.config/asv/identity.key; SPEC §20.3,
-§29.10); `asv host` and `asv join` use it by default. An existing key is never replaced without --force.
+§29.11); `asv host` and `asv join` use it by default. An existing key is never replaced without --force.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where this user's identity key lives, and which key a game uses (SPEC §29.10).
+"""Where this user's identity key lives, and which key a game uses (SPEC §29.11).
 
 One key per user by default, kept in the platform's config folder (platformdirs: on Linux
 $XDG_CONFIG_HOME/asv, else ~/.config/asv; $ASV_HOME overrides, as for `asv keygen`), made

@@ -154,7 +154,7 @@ class NetDriver:
         self._sink.changed()
 
     def _show_clock(self) -> None:
-        """The turn clock's countdown in the toolbar, and one line when it runs out (SPEC §29.13)."""
+        """The turn clock's countdown in the toolbar, and one line when it runs out (SPEC §29.14)."""
         clock = self.node.overtime
         ticking = clock.on_clock() if isinstance(clock, TurnClock) else None
         if ticking is None:
@@ -180,7 +180,7 @@ class NetDriver:
         self._clock_shown = True
 
     def _show_absent(self) -> None:
-        """A toolbar item per peer gone (no connection): who, and for how long (SPEC §29.12)."""
+        """A toolbar item per peer gone (no connection): who, and for how long (SPEC §29.13)."""
         s = self.node.session
         if s is None or s.roster is None:
             return

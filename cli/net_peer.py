@@ -94,7 +94,7 @@ def make_identity(key: str | None, name: str) -> Identity:
 
 def keep_fresh_key(identity: Identity, log_dir, game: bytes) -> None:
     """A throwaway key (--new-key) is saved (0600) beside the log, so `--resume LOG` can
-    find it: <log dir>/<game12>-<fingerprint>.key (SPEC §29.7, §29.10)."""
+    find it: <log dir>/<game12>-<fingerprint>.key (SPEC §29.7, §29.11)."""
     if log_dir is not None:
         Path(log_dir).mkdir(parents=True, exist_ok=True)
         save_identity(identity, Path(log_dir) / f"{game.hex()[:12]}-{identity.fingerprint}.key", force=True)
@@ -272,7 +272,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
 
 
 def clocked(node: Node) -> TurnClock:
-    """Give a node the turn clock of SPEC §29.13 (it reads the clock's length from the
+    """Give a node the turn clock of SPEC §29.14 (it reads the clock's length from the
     game config; a game without one is never over time)."""
     clock = TurnClock(node)
     node.overtime = clock
@@ -287,7 +287,7 @@ def clocked(node: Node) -> TurnClock:
 
 
 def _keeping(book: PeerBook, applied):
-    """on_applied that also keeps the log's address book (SPEC §29.11) up to date."""
+    """on_applied that also keeps the log's address book (SPEC §29.12) up to date."""
     def on_applied(node: Node, ev, note: str) -> None:
         book.update(node)
         applied(node, ev, note)
@@ -408,7 +408,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
 
 
 async def _reach(node: Node, addresses: list[tuple[str, int]], printer: Printer) -> bytes:
-    """Connect through the first address that answers (SPEC §29.11); one line per miss."""
+    """Connect through the first address that answers (SPEC §29.12); one line per miss."""
     failures = []
     for host, port in addresses:
         try:

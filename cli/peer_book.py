@@ -1,4 +1,4 @@
-"""Where the other peers of a game listen, kept beside this peer's log (SPEC §29.11), so
+"""Where the other peers of a game listen, kept beside this peer's log (SPEC §29.12), so
 `asv join --resume LOG` can come back through any of them, not only the host.
 
 `<log>.peers` is JSON: [{"fingerprint", "host", "port"}], rewritten whenever the mesh

@@ -1,10 +1,10 @@
-"""The per-turn clock set by the host (`asv host --turn-clock S`, SPEC §29.13).
+"""The per-turn clock set by the host (`asv host --turn-clock S`, SPEC §29.14).
 
 The clock's length travels in the game config (`turn_clock`, whole seconds), so every
 peer knows it and measures it itself. A seat's turn starts when the move passes to it
 from another seat (the rules' `to_move`; chance events in between do not count) and
 runs while it keeps the move. At zero nothing is played for the seat: it is told to
-everyone, and from then on it counts as gone for the silent-peer rule (§29.12), so if it
+everyone, and from then on it counts as gone for the silent-peer rule (§29.13), so if it
 still has not moved after a further --timeout the game is aborted as for a peer that
 left. The engines never see the key: `game_options` takes it out of the config.
 """
@@ -35,7 +35,7 @@ def game_options(config: dict) -> dict:
 class TurnClock:
     """Measures the clock on one node. `observe(node)` after every applied event;
     called with a key it says how many seconds that peer is past its clock (0 if not;
-    the node's `overtime` hook, SPEC §29.12-§29.13)."""
+    the node's `overtime` hook, SPEC §29.13-§29.14)."""
 
     def __init__(self, node) -> None:
         self.node = node

@@ -159,7 +159,7 @@ class Node:
         self._refused_at: set = set()    # heights whose votes this peer answered; aborts it looked at
         self._down_since: dict[bytes, float] = {}       # peers without a connection, since when
         # seconds a peer is past a clock its caller keeps (cli: the host's turn clock); such a
-        # peer counts as gone for the silent-peer rule (SPEC §29.12-§29.13)
+        # peer counts as gone for the silent-peer rule (SPEC §29.13-§29.14)
         self.overtime: Callable[[bytes], float] | None = None
 
     # ------------------------------------------------------------------ state
@@ -248,7 +248,7 @@ class Node:
 
     def absent_for(self, key: bytes) -> float:
         """Seconds `key` has been gone: no live connection with this peer, so no keepalive
-        either; 0 while it is connected, however long it thinks (SPEC §29.12)."""
+        either; 0 while it is connected, however long it thinks (SPEC §29.13)."""
         if key in self.mesh.peer_keys():
             return 0.0
         return time.monotonic() - self._down_since.setdefault(key, time.monotonic())
@@ -483,8 +483,8 @@ class Node:
         if s is None or s.next_author() in (None, self.me) or self.over or s.halted is not None:
             return
         due = s.next_author()
-        # thinking is not leaving (SPEC §29.12): vote only against a peer both silent and gone
-        # (no connection, so no keepalive; or past the turn clock, §29.13) for the timeout
+        # thinking is not leaving (SPEC §29.13): vote only against a peer both silent and gone
+        # (no connection, so no keepalive; or past the turn clock, §29.14) for the timeout
         gone = max(self.absent_for(due), self.overtime(due) if self.overtime is not None else 0.0)
         if min(quiet, gone) >= self.options.timeout and self.ballot.cast != (self.height, due):
             await self.vote_silent()

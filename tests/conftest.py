@@ -1,5 +1,5 @@
 """Every test gets its own user config folder (ASV_HOME), so `asv host`/`asv join`'s
-persistent identity key (SPEC §29.10) is made there, never in the real user's folder;
+persistent identity key (SPEC §29.11) is made there, never in the real user's folder;
 processes started by a test inherit it."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""Playing on a LAN (SPEC §29.10, §32): the persistent identity, the invite's address, and
+"""Playing on a LAN (SPEC §29.11, §32): the persistent identity, the invite's address, and
 games announced and found by mDNS on 127.0.0.1 only."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Thinking is not leaving; leaving is seen (SPEC §29.12): a connected peer that takes its
+"""Thinking is not leaving; leaving is seen (SPEC §29.13): a connected peer that takes its
 time is never aborted; a peer gone (no connection, so no keepalive) longer than the timeout
 is, and everyone is told who left and when."""
 from __future__ import annotations
@@ -38,7 +38,7 @@ async def test_a_connected_player_thinking_past_the_timeout_is_not_aborted_but_a
 
 
 async def test_a_seat_past_the_turn_clock_counts_as_gone_and_the_game_is_aborted(tmp_path):
-    """SPEC §29.13: the host's clock is in the config; at zero the connected seat counts as
+    """SPEC §29.14: the host's clock is in the config; at zero the connected seat counts as
     gone, and after a further timeout the usual abort names it."""
     from cli.net_peer import clocked
     game = os.urandom(16)

@@ -123,7 +123,7 @@ def test_a_joiner_killed_with_sigkill_resumes_through_a_peer_other_than_the_host
     """kill -9 mid-game, then `asv join --resume LOG` with no address: the peers kept beside
     the log are tried in turn (a dead one, then the host's bot, the host's own address
     left out), the game finishes and all three logs verify with one head (SPEC §29.7,
-    §29.11); resuming the finished game says so and exits 0."""
+    §29.12); resuming the finished game says so and exits 0."""
     import json
     import signal
     import socket

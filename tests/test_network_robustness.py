@@ -330,7 +330,7 @@ def test_join_where_nothing_listens_is_a_clear_error_and_leaves_no_key(tmp_path)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert f"asv join: NotConnected: cannot connect to 127.0.0.1:{port}" in done.stderr
-    assert list(tmp_path.iterdir()) == []                   # no throwaway .key left behind (SPEC §29.10)
+    assert list(tmp_path.iterdir()) == []                   # no throwaway .key left behind (SPEC §29.11)
 
 
 def test_host_on_a_port_in_use_is_a_clear_error(tmp_path):
