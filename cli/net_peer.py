@@ -168,7 +168,7 @@ class Printer:
             self.say("joint key ready" + ("; shuffling the decks" if s.rules.deck_labels() else ""))
         elif ev.kind == "shuffle":
             self.say(f"  {note} by seat {s.seat_of[ev.author] + 1} of {s.players}")
-        elif ev.kind in ("abort", "halt"):
+        elif ev.kind in ("abort", "halt") and ev.author != node.me:   # its writer's node said it already
             self.say(note)
         if self.turns and s.phase == "play" and s.rules.name != AsvRules.name:
             if getattr(s.state, "turns", self._turn) != self._turn and getattr(s.state, "due", "") == "turn":

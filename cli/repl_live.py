@@ -107,7 +107,10 @@ class LiveRepl(Repl, UiSink):
             self.say("left the game")
             return 0
         self.update()
-        self.finish()
+        if getattr(self.driver.state(), "over", True):
+            self.finish()
+        else:   # aborted or halted: the reason was told above; there is no winner to name
+            self.say("the game ended before its end; no final scoreboard", "bold")
         return 0
 
     async def read_loop(self) -> bool:
