@@ -38,7 +38,7 @@ def asv(*argv: str) -> list[str]:
 
 
 def networked_game(out: Path) -> tuple[float, list[dict], Path]:
-    common = ["--bot", "greedy", "--quiet", "--log-dir", str(out), "--seed", "7"]
+    common = ["--bot", "greedy", "--quiet", "--new-key", "--listen", "127.0.0.1", "--log-dir", str(out), "--seed", "7"]
     start = time.monotonic()
     host = subprocess.Popen(asv("host", "--seats", str(PEERS), "--timings", str(out / "t0.json"), *common),
                             cwd=ROOT, stdout=subprocess.PIPE, text=True)

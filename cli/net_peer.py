@@ -263,12 +263,26 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                                  seats - len(node.lobby), interfaces=mdns_interfaces(listen)))
             printer.say(f"announced on the LAN as {identity.name}'s game (asv join with no address finds it)")
         try:
-            roster = await wait_for_start(node, args, printer)
+            async with trio.open_nursery() as lobby:
+                if announcer is not None:
+                    lobby.start_soon(_announce_free_seats, announcer, node, seats)
+                roster = await wait_for_start(node, args, printer)
+                lobby.cancel_scope.cancel()
         finally:
             if announcer is not None:   # a started game takes nobody more: stop announcing
                 await trio.to_thread.run_sync(announcer.close)
         node.start(roster)
     return node
+
+
+async def _announce_free_seats(announcer, node: Node, seats: int) -> None:
+    """Re-announce when the lobby changes, so `asv join` lists the seats still free (SPEC §32.2)."""
+    shown = len(node.lobby)
+    while True:
+        await trio.sleep(1.0)
+        if len(node.lobby) != shown:
+            shown = len(node.lobby)
+            await trio.to_thread.run_sync(announcer.update, max(0, seats - shown))
 
 
 def clocked(node: Node) -> TurnClock:

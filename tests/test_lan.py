@@ -90,3 +90,14 @@ def test_join_with_no_address_finds_the_announced_game_and_plays_it(tmp_path):
             host.kill()
         host.stdout.close()
     assert len(list(tmp_path.glob("*.asvlog"))) == 2
+
+
+def test_an_announcement_says_how_many_seats_are_still_free():
+    game, creator = os.urandom(16), Identity.generate().fingerprint
+    announcer = announce("127.0.0.1", 40124, game, creator, "carol", 4, 3, interfaces=["127.0.0.1"])
+    try:
+        announcer.update(1)
+        found = [g for g in browse(2.0, interfaces=["127.0.0.1"]) if game.hex() in g.invite]
+    finally:
+        announcer.close()
+    assert [(g.seats, g.free) for g in found] == [(4, 1)]

@@ -56,7 +56,7 @@ async def test_three_peers_play_space_walk_to_the_end(tmp_path):
 
 
 def test_asv_host_with_bot_seats_plays_space_walk(tmp_path):
-    code = main(["host", "--game", "space-walk", "--seats", "2", "--bots", "1", "--bot", "random",
+    code = main(["host", "--listen", "127.0.0.1", "--game", "space-walk", "--seats", "2", "--bots", "1", "--bot", "random",
                  "--bot-kind", "random", "--variant", "action-cards", "--log-dir", str(tmp_path), "--quiet"])
     assert code == 0
     logs = sorted(tmp_path.glob("*.asvlog"))
