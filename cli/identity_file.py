@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import platformdirs
-
 from protocol.crypto import Identity, KeyFileError, load_identity, save_identity
 
 __all__ = ["user_key_path", "user_identity", "choose_identity"]
@@ -19,8 +17,10 @@ __all__ = ["user_key_path", "user_identity", "choose_identity"]
 
 def user_key_path() -> Path:
     home = os.environ.get("ASV_HOME")
-    base = Path(home) if home else platformdirs.user_config_path("asv")
-    return base / "identity.key"
+    if home:
+        return Path(home) / "identity.key"
+    import platformdirs   # here, so a venv made before the dependency still runs with ASV_HOME set
+    return platformdirs.user_config_path("asv") / "identity.key"
 
 
 def user_identity(name: str = "") -> tuple[Identity, bool]:
