@@ -73,8 +73,12 @@ class AsvRules:
     def pending_chance(self, state: GameState) -> DeckRequest:
         r = engine.chance_request(state)
         labels = None if r.contents is None else tuple(label_for(r.deck, n) for n in r.contents)
-        return DeckRequest(r.kind, r.deck, tuple(r.handles), r.seat, labels,
-                           None if r.source is None else tuple(r.source))
+        source = None if r.source is None else tuple(r.source)
+        # a starting Star-T card lay face up and was never in a deck; destroyed, it goes to
+        # Space Junk and may be reshuffled: it enters as its public label (SPEC §27.3)
+        face_up = () if source is None else tuple(
+            (h, label_for("refuel", state.names[h])) for h in source if h in state.names)
+        return DeckRequest(r.kind, r.deck, tuple(r.handles), r.seat, labels, source, face_up)
 
     def apply_action(self, state: GameState, seat: int, text: str) -> None:
         action = _parse(text)

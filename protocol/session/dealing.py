@@ -76,9 +76,19 @@ class DeckBook:
             if request.labels is not None:
                 start = initial_ciphertexts(self.table, self.joint_key, request.labels)
             else:
-                start = tuple(self.cipher[h] for h in request.source)
+                start = tuple(self._source_card(h, request) for h in request.source)
             progress.deck = start  # a reshuffle's input is exactly the cards under its source handles
         self.current = progress
+
+    def _source_card(self, handle: int, request: DeckRequest) -> mp.Ciphertext:
+        """The ciphertext under a reshuffle's source handle; a card no deck ever held
+        enters as the public encryption of its face-up label, the same on every peer."""
+        if handle in self.cipher:
+            return self.cipher[handle]
+        label = dict(request.face_up).get(handle)
+        if label is None:
+            raise DeckCorrupted(f"reshuffle source #{handle} is under no card of any deck")
+        return initial_ciphertexts(self.table, self.joint_key, [label])[0]
 
     def due_seat(self) -> int | None:
         p = self.current

@@ -23,7 +23,9 @@ class DeckRequest:
     """One deck operation the game waits for (SPEC §26.4).
 
     kind "shuffle": `handles` (fresh) are filled by shuffling either the public `labels`
-    (a new deck) or the cards now under the `source` handles (a reshuffle).
+    (a new deck) or the cards now under the `source` handles (a reshuffle). `face_up`
+    gives the public label of source handles that no deck ever held (a card that lay face
+    up from the setup on): those enter the reshuffle as public encryptions (SPEC §26.4).
     kind "reveal": the cards under `handles` become public.
     kind "deal": the cards under `handles` are revealed to `seat` alone.
     """
@@ -33,6 +35,7 @@ class DeckRequest:
     seat: int | None = None
     labels: tuple[str, ...] | None = None
     source: tuple[int, ...] | None = None
+    face_up: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in ("shuffle", "reveal", "deal"):
