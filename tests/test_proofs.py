@@ -112,3 +112,22 @@ def test_chaum_pedersen_rejects_forgeries():
 def test_proof_kinds_are_domain_separated():
     # A Schnorr proof is never a Chaum-Pedersen proof, even with the same nonce and context.
     assert pf.prove_dlog(X, CTX, nonce=K).challenge != pf.prove_equal_dlog(X, g.G, CTX, nonce=K).challenge
+
+
+def test_nonces_are_hedged_with_the_secret_the_statement_and_fresh_randomness(monkeypatch):
+    # SPEC §25.2: with the OS generator stuck, two statements under one secret still get
+    # different nonces (a repeated nonce would give the secret away), and one statement
+    # twice still gets the same valid proof only if every input repeats.
+    import protocol.crypto.proofs as proofs_module
+    secret = g.random_scalar()
+    monkeypatch.setattr(proofs_module.os, "urandom", lambda n: b"\x00" * n)
+    a = proofs_module.prove_dlog(secret, b"context-a")
+    b = proofs_module.prove_dlog(secret, b"context-b")
+    public = g.base_mul(secret)
+    proofs_module.verify_dlog(public, a, b"context-a")
+    proofs_module.verify_dlog(public, b, b"context-b")
+    # s = k + c·x: equal k would let anyone solve for x from (a, b); check they differ
+    k_a = g.scalar_sub(a.response, g.scalar_mul(a.challenge, secret))
+    k_b = g.scalar_sub(b.response, g.scalar_mul(b.challenge, secret))
+    assert k_a != k_b
+    assert proofs_module.prove_dlog(secret, b"context-a") == a

@@ -12,12 +12,15 @@ are validated and scalars must be canonical and non-zero.
 
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass
 
 from protocol.crypto import group as g
 
 SCHNORR_TAG = b"p2p-asv/schnorr-pok/v1"
 CHAUM_PEDERSEN_TAG = b"p2p-asv/chaum-pedersen/v1"
+NONCE_TAG = b"p2p-asv/proof-nonce/v1"
 PROOF_BYTES = 64
 
 
@@ -56,8 +59,16 @@ def _check_scalars(proof: Proof, kind: str) -> None:
         raise InvalidProof(kind, f"bad scalar: {exc.reason}") from exc
 
 
-def _fresh_nonce(nonce: bytes | None) -> bytes:
-    return g.random_scalar() if nonce is None else g.validate_scalar(nonce, nonzero=True)
+def _fresh_nonce(nonce: bytes | None, secret: bytes, *transcript: bytes) -> bytes:
+    """A hedged nonce (SPEC §25.2): H(NONCE_TAG, secret, transcript, 32 fresh OS bytes) mod L.
+    A broken OS generator alone then cannot repeat a nonce across two statements, and a
+    secret alone cannot make it predictable. ``nonce`` is for known-answer tests only."""
+    if nonce is not None:
+        return g.validate_scalar(nonce, nonzero=True)
+    while True:
+        k = g.hash_to_scalar(NONCE_TAG, secret, *transcript, os.urandom(32))
+        if g.scalar_to_int(k):
+            return k
 
 
 # ---------------------------------------------------------------- Schnorr
@@ -77,7 +88,7 @@ def prove_dlog(
     if public is None:
         public = g.base_mul(secret)  # 1 base mult
     while True:
-        k = _fresh_nonce(nonce)
+        k = _fresh_nonce(nonce, secret, SCHNORR_TAG, context, public)
         c = _schnorr_challenge(context, public, g.base_mul(k))  # 1 base mult
         s = g.scalar_add(k, g.scalar_mul(c, secret))
         if g.scalar_to_int(c) and g.scalar_to_int(s):
@@ -127,7 +138,7 @@ def prove_equal_dlog(
     if share is None:
         share = g.mul(secret, base2)
     while True:
-        k = _fresh_nonce(nonce)
+        k = _fresh_nonce(nonce, secret, CHAUM_PEDERSEN_TAG, context, public, base2, share)
         a = g.base_mul(k)  # 1 base mult
         b = g.mul(k, base2)  # 1 var mult
         c = _cp_challenge(context, public, base2, share, a, b)
