@@ -3,7 +3,7 @@
 Peer 1 runs `asv host --bot greedy`, the others `asv join INVITE --bot greedy`; every peer
 writes its own .asvlog into --out (a fresh temp folder by default). The host's progress
 (turn, tiles left, scores) and scoreboard are shown; then every log is verified and must
-end at the same head (SPEC §29.10). Exit 0 only if all of that holds.
+end at the same head (SPEC §29.9). Exit 0 only if all of that holds.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`asv demo`, `asv host`/`asv join` as separate OS processes, and the REPL seat over the
-network driver (SPEC §29.5, §29.10)."""
+network driver (SPEC §29.5, §29.9)."""
 from __future__ import annotations
 
 import subprocess
