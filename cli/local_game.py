@@ -18,6 +18,20 @@ from p2p_asv.view import PlayerView
 from .narrate import before, score_lines
 from .repl import Happened
 
+
+def seat_bot_kinds(players: int, seat: int, bots: list[str | None] | str, known) -> list[str | None]:
+    """One bot kind per seat (None for the human), checked against the game's `known` bots;
+    ValueError names what is wrong. Shared by both games' local drivers."""
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat} does not exist in a {players}-player game (0..{players - 1})")
+    kinds = [bots] * players if isinstance(bots, str) else list(bots)
+    if len(kinds) != players:
+        raise ValueError(f"{len(kinds)} bot kinds named for {players} seats")
+    for kind in kinds:
+        if kind is not None and kind not in known:
+            raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(known)}")
+    return kinds
+
 MAX_EVENTS_BETWEEN_TURNS = 100_000  # a bot loop that never hands back is a bug; fail loudly
 
 
@@ -26,14 +40,7 @@ class LocalGame:
 
     def __init__(self, players: int, seat: int, seed: int, bots: list[str] | str = "greedy",
                  config: dict | None = None, think: float | None = None) -> None:
-        if not 0 <= seat < players:
-            raise ValueError(f"seat {seat} does not exist in a {players}-player game (0..{players - 1})")
-        kinds = [bots] * players if isinstance(bots, str) else list(bots)
-        if len(kinds) != players:
-            raise ValueError(f"{len(kinds)} bot kinds named for {players} seats")
-        for kind in kinds:
-            if kind is not None and kind not in BOTS:
-                raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+        kinds = seat_bot_kinds(players, seat, bots, BOTS)
         self.seat = seat
         self.seed = seed
         self._state = new_game(players, config)

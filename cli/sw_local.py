@@ -8,6 +8,7 @@ from space_walk.engine import apply, legal_actions, to_move
 from space_walk.orbit import COLOURS
 from space_walk.state import State, new_game
 
+from .local_game import seat_bot_kinds
 from .repl import Happened
 
 MAX_EVENTS_BETWEEN_TURNS = 100_000  # bots that never hand back are a bug: fail loudly
@@ -16,14 +17,7 @@ MAX_EVENTS_BETWEEN_TURNS = 100_000  # bots that never hand back are a bug: fail 
 class SwLocalGame:
     def __init__(self, players: int, seat: int, seed: int, bots: list[str | None] | str = "greedy",
                  config: dict | None = None) -> None:
-        if not 0 <= seat < players:
-            raise ValueError(f"seat {seat} does not exist in a {players}-player game (0..{players - 1})")
-        kinds = [bots] * players if isinstance(bots, str) else list(bots)
-        if len(kinds) != players:
-            raise ValueError(f"{len(kinds)} bot kinds named for {players} seats")
-        for kind in kinds:
-            if kind is not None and kind not in BOTS:
-                raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+        kinds = seat_bot_kinds(players, seat, bots, BOTS)
         self.seat = seat
         self._state = new_game(players, config)
         self._bots = {s: BOTS[kinds[s] or "greedy"](f"{seed}/{s}") for s in range(players) if s != seat}
