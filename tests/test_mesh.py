@@ -151,7 +151,12 @@ async def test_an_equivocating_author_is_exposed_to_every_peer():
             (a, _), (b, rb), (c, rc) = [await start(stack, i) for i in IDS[:3]]
             await b.connect(*c.address)
             await a.connect(*b.address)
-            await wait_until(lambda: full([a, b, c]))
+            # a and c may dial each other at once: wait until the tie-break has retired the
+            # spare connection, or a send queued on it would be lost with it (SPEC §28.6)
+            settled = lambda: full([a, b, c]) and all(len(m._conns) == 2 for m in (a, b, c))  # noqa: E731
+            await wait_until(settled)
+            await trio.sleep(0.3)
+            await wait_until(settled)
             e1, e2 = event(IDS[0], n=1), event(IDS[0], n=2)
             await a.send_event(b.public_key, e1)
             await a.send_event(c.public_key, e2)
