@@ -9,11 +9,17 @@ The defaults are a quick look that `make bench` can afford; the issue's measure 
 With --iterations the budget is a fixed number of iterations a decision (reproducible);
 otherwise --think seconds a decision, of this process's CPU time by default (--clock wall
 for the wall clock, which a busy shared machine makes worth less).
+
+--ledger FILE appends one JSON line per finished game (with the commit it ran at) and skips
+games already in it, so a long measurement can run in pieces, on several processes at once
+(each appends whole lines), and across days; --report prints the ledger's totals and plays nothing.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -65,6 +71,49 @@ def play(players: int, seed: int, opponent: str, args) -> tuple[float, list[int]
     return share, [p.score for p in state.players], seat_of_search
 
 
+def commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, cwd=Path(__file__).resolve().parent, timeout=10).stdout.strip()
+        return out.stdout.strip() + ("+dirty" if dirty else "") or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def budget_key(args) -> str:
+    return f"{args.iterations}it" if args.iterations else f"{args.think:g}s-{args.clock}"
+
+
+def read_ledger(path: Path) -> list[dict]:
+    """The ledger's whole lines; a line cut short by a killed process is skipped."""
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text().splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return rows
+
+
+def report(rows: list[dict]) -> None:
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["budget"], row["opponent"], row["players"]), []).append(row)
+    for (budget, opponent, players), games in sorted(groups.items()):
+        wins = sum(g["share"] for g in games)
+        low, high = wilson(wins, len(games))
+        margin = sum(g["margin"] for g in games) / len(games)
+        cpu = sum(g["cpu_s"] for g in games) / len(games)
+        commits = ",".join(sorted({g["commit"] for g in games}))
+        print(f"  {budget:>10} vs {players - 1} {opponent}: {wins:g}/{len(games)} wins = "
+              f"{100 * wins / len(games):5.1f}% [{100 * low:5.1f}%, {100 * high:5.1f}%] "
+              f"(fair share {100 / players:.0f}%), mean margin {margin:+.1f}, {cpu:.0f} CPU s/game; at {commits}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=4, help="games per line (default 4)")
@@ -77,26 +126,49 @@ def main() -> None:
     parser.add_argument("--opponents", default="greedy,random")
     parser.add_argument("--seed", type=int, default=1000, help="first game seed")
     parser.add_argument("--verbose", action="store_true", help="one line per game")
+    parser.add_argument("--ledger", type=Path, help="append each game as a JSON line; skip games in it")
+    parser.add_argument("--report", action="store_true", help="print the ledger's totals and play nothing")
     args = parser.parse_args()
+    if args.report:
+        if not args.ledger:
+            parser.error("--report needs --ledger FILE")
+        report(read_ledger(args.ledger))
+        return
+    done = {(r["budget"], r["opponent"], r["players"], r["seed"]) for r in read_ledger(args.ledger)} \
+        if args.ledger else set()
+    here = commit()
     budget = f"{args.iterations} iterations" if args.iterations else f"{args.think:g} {args.clock} s"
     print(f"Search bot ({budget} a decision, horizon {args.horizon}) vs other bots; 95% Wilson intervals")
     for opponent in args.opponents.split(","):
         for players in [int(n) for n in args.players.split(",")]:
-            wins, margin, start = 0.0, 0, time.perf_counter()
+            wins, margin, start, played = 0.0, 0, time.perf_counter(), 0
             for g in range(args.games):
+                if (budget_key(args), opponent, players, args.seed + g) in done:
+                    continue
+                cpu_start = time.process_time()
                 share, scores, seat = play(players, args.seed + g, opponent, args)
+                played += 1
                 wins += share
                 others = [s for i, s in enumerate(scores) if i != seat]
                 margin += scores[seat] - max(others)
+                if args.ledger:
+                    row = {"budget": budget_key(args), "opponent": opponent, "players": players,
+                           "seed": args.seed + g, "seat": seat, "scores": scores, "share": share,
+                           "margin": scores[seat] - max(others), "horizon": args.horizon,
+                           "cpu_s": round(time.process_time() - cpu_start, 1), "commit": here}
+                    with args.ledger.open("a") as ledger:
+                        ledger.write(json.dumps(row, sort_keys=True) + "\n")
                 if args.verbose:  # a running tally, so an interrupted run still reports
-                    low, high = wilson(wins, g + 1)
+                    low, high = wilson(wins, played)
                     print(f"    game {g} (seed {args.seed + g}): seat {seat}, scores {scores}, "
-                          f"win share {share:g}; so far {wins:g}/{g + 1} [{100 * low:.0f}%, {100 * high:.0f}%]",
+                          f"win share {share:g}; so far {wins:g}/{played} [{100 * low:.0f}%, {100 * high:.0f}%]",
                           flush=True)
-            low, high = wilson(wins, args.games)
-            print(f"  vs {players - 1} {opponent}: {wins:g}/{args.games} wins = {100 * wins / args.games:5.1f}% "
+            if not played:
+                continue
+            low, high = wilson(wins, played)
+            print(f"  vs {players - 1} {opponent}: {wins:g}/{played} wins = {100 * wins / played:5.1f}% "
                   f"[{100 * low:5.1f}%, {100 * high:5.1f}%] (fair share {100 / players:.0f}%), "
-                  f"mean margin {margin / args.games:+.1f}, {(time.perf_counter() - start) / args.games:.0f} s/game",
+                  f"mean margin {margin / played:+.1f}, {(time.perf_counter() - start) / played:.0f} s/game",
                   flush=True)
 
 
