@@ -61,6 +61,7 @@ class NetDriver:
         self._clock_shown = False
         self._clock_out = None
         self._seen = 0
+        self._unread: list[Happened] = []   # applied but not yet told (own actions included)
         self._snap = None
         self._refresh()
         s = node.session
@@ -77,11 +78,17 @@ class NetDriver:
         return (s.state.clone(), deepcopy(s.view), s.pending_obligation() == "action", self.node.over,
                 list(self.rules.applied[self._seen:]))
 
-    def _refresh(self) -> list[Happened]:
+    def _refresh(self) -> None:
+        """A new snapshot; the events applied since the last one wait in `_unread` until
+        told, so none is lost to a refresh made for another reason (a submit, the start)."""
         state, view, due, over, new = self._sync(self._take)
         self._snap = (state, view, due, over)
         self._seen += len(new)
-        return new
+        self._unread.extend(new)
+
+    def _told(self) -> list[Happened]:
+        told, self._unread = self._unread, []
+        return told
 
     # -- SeatDriver ------------------------------------------------------------------
     def state(self):
@@ -114,14 +121,15 @@ class NetDriver:
         self._refresh()
 
     def poll(self) -> list[Happened]:
-        """The events applied since the last call, without waiting (the live REPL)."""
-        if self._finished():
-            return []
-        try:
-            return self._refresh()
-        except trio.RunFinishedError:
-            self._snap = (*self._snap[:3], True)
-            return []
+        """The events applied since the last call, without waiting (the live REPL): this
+        seat's own actions too, for the score lines they earn (SPEC §31.3), and on a resume
+        the game so far."""
+        if not self._finished():
+            try:
+                self._refresh()
+            except trio.RunFinishedError:
+                self._snap = (*self._snap[:3], True)
+        return self._told()
 
     def _finished(self) -> bool:
         """The peer's trio run has ended (the game is over, or the peer stopped)."""
@@ -211,11 +219,10 @@ class NetDriver:
         return f"asv join {address or 'HOST:PORT'} --resume {log}"
 
     def wait_for_turn(self) -> list[Happened]:
-        happened: list[Happened] = []
         while True:
-            happened.extend(self._refresh())
+            self._refresh()
             if self._snap[2] or self._snap[3]:
-                return happened
+                return self._told()
             trio.from_thread.run(self._wait, trio_token=self.token)
 
     async def _wait(self) -> None:
