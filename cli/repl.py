@@ -139,6 +139,30 @@ def normal_squares(text: str) -> str:
     return " ".join(out)
 
 
+# Which arguments of an action word name a card (`#N:name`, SPEC §11.1); None: every one.
+NAMED_ARGS = {"ship": (0,), "upgrade": (1,), "extra": (1,), "rookie": (0,), "quest": (0,),
+              "discover": (0,), "binary": (0,), "env": (0,), "life": None, "explorer": (0,),
+              "teleport": (1,), "special": (0,)}
+BARE_HANDLE = re.compile(r"^#(\d+)$")
+
+
+def name_handles(text: str, name_of) -> str:
+    """A card typed by handle alone (`env #92`, as hands and prompts show it) gets the name
+    the notation wants (`env #92:very-hot`) when `name_of(handle)` knows it; other words
+    are left as typed, so the engine's own message still explains a bad one."""
+    words = text.split()
+    if not words or words[0].lower() not in NAMED_ARGS:
+        return text
+    slots = NAMED_ARGS[words[0].lower()]
+    for i in range(1, len(words)):
+        m = BARE_HANDLE.match(words[i])
+        if m and (slots is None or i - 1 in slots):
+            name = name_of(int(m.group(1)))
+            if name:
+                words[i] = f"#{m.group(1)}:{A.slug(name)}"
+    return " ".join(words)
+
+
 def _stage(state: GameState) -> tuple:
     """Where the turn stands: a change (a new phase, a discovery ended) earns a phase line."""
     return state.turn, state.phase, state.discovery is None
@@ -366,7 +390,7 @@ class Repl(InfoCommands):
                 self.play(legal[n - 1])
         else:
             try:
-                action = parse_action(normal_squares(text))
+                action = parse_action(name_handles(normal_squares(text), self.name_of))
             except EngineError as exc:
                 self.refused(exc)
                 self.suggest(text)
@@ -376,6 +400,10 @@ class Repl(InfoCommands):
                 return True
             self.play(action)
         return True
+
+    def name_of(self, handle: int) -> str | None:
+        """The card a handle names, as far as this seat knows."""
+        return self.driver.view().name_of(handle, self.driver.state().names)
 
     def leave(self) -> bool:
         """`quit`: False leaves the game. LiveRepl asks first in a live game."""
@@ -442,6 +470,9 @@ class Repl(InfoCommands):
     def suggest(self, typed: str) -> None:
         """A typo's nearest command or action word: 'did you mean move?'."""
         word = typed.split()[0].lower() if typed.split() else ""
+        if word in ACTION_WORDS:     # the word is right, its arguments are not
+            self.say(f"help {word} shows how to write it")
+            return
         close = difflib.get_close_matches(word, [*COMMANDS, *ACTION_WORDS], n=1, cutoff=0.6)
         if close:
             self.say(f"did you mean {close[0]}? (help {close[0]})")

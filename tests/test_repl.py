@@ -381,6 +381,8 @@ def test_a_typo_gets_a_suggestion(pipe):
     repl = Repl(LocalGame(1, 0, seed=1), color=False, input=pipe, output=DummyOutput())
     repl.handle("mvoe s1 D-5")
     assert "did you mean move?" in said(repl)
+    repl.handle("move D-5")                       # a right word, wrong arguments: no 'did you mean move?'
+    assert said(repl).count("did you mean") == 1 and "help move shows how to write it" in said(repl)
 
 
 def test_score_lines_name_the_reason_and_the_square():
@@ -444,3 +446,28 @@ def test_a_response_window_asks_its_question():
     assert prompt(state, 1, [Pass()]) == "blue played pass: answer? pass> "
     state.polls = [Poll("after-move", 0, (1,))]
     assert prompt(state, 1, [Pass()]) == "blue's turn (after-move): play a card? pass> "
+
+
+def test_a_card_typed_by_its_handle_alone_is_named_for_the_notation(pipe):
+    """Hands and prompts show cards as #N ("env #N / pass"): `env #92` plays #92:very-hot."""
+    from cli.repl import name_handles
+    names = {92: "Very Hot!", 7: "Plasma Spores", 8: "Geo Traders"}.get
+    assert name_handles("env #92", names) == "env #92:very-hot"
+    assert name_handles("life #7 #8", names) == "life #7:plasma-spores #8:geo-traders"
+    assert name_handles("special #92 #7", names) == "special #92:very-hot #7"   # later args are handles
+    assert name_handles("discard #92", names) == "discard #92"                  # discard takes handles
+    assert name_handles("env #5", names) == "env #5"                            # unknown: left as typed
+    driver = LocalGame(2, 0, seed=3)
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    driver.wait_for_turn()
+    for _ in range(300):
+        assert not driver.is_over()
+        named = [a for a in repl.legal_sorted() if re.search(r"#\d+:", a.text())]
+        if named:
+            typed = re.sub(r"(#\d+):[a-z0-9-]+", r"\1", named[0].text())
+            repl.handle(typed)
+            assert f"you: {named[0].text()}" in said(repl), said(repl)[-400:]
+            return
+        repl.handle(plain_turn_line(repl))
+        driver.wait_for_turn()
+    raise AssertionError("no card to play by handle came up")
