@@ -84,6 +84,35 @@ _WRITTEN: dict[str, str] = {
             "draw port          ship cards) while your hand is below 10 cards.",
     "next": "next               end the phase you are in (phases 2-5); in phase 5 it ends your turn.\n"
             "                   When you could still move or draw, next asks first: type next again.",
+    "special": "special #C:name ARGS  a Special Action card (help #C says when it may be played):\n"
+               "                   on your turn, or when a prompt asks `play a card? special / pass`.\n"
+               "                   legal special lists the ways it fits now with their arguments\n"
+               "                   (a seat @2, a ship s3, a square D-4, a planet D-4/0). The others may\n"
+               "                   answer it (Peace Talks or Time Warp cancel it) before it takes effect.",
+    "pick": "pick #C [#C ...]   after The Scavenger or a Trading Post: the cards you take (from\n"
+            "                   Space Junk, or unseen from the other hand); legal pick lists them.",
+    "peek": "peek               role play, Madam Maxine, phase 5: look at the top two cards of\n"
+            "                   Refuel and of the Space Port; then take #H puts one in your hand.",
+    "take": "take #H            after peek: the card you keep (help peek).",
+    "automata": "automata           with Automata in play, when drawing: look at the top four Space\n"
+                "                   Port cards; then keep #H [#H] takes one or two of them.",
+    "keep": "keep #H [#H]       after automata: the one or two Space Port cards you keep.",
+    "bank": "bank #T #G         with City of Banks in play, in your draw phase: take unseen card #T\n"
+            "                   from another hand and give card #G of yours back.",
+    "escape": "escape sN SQ       a ship on a tile a Black Hole destroys flees to a discovered planet\n"
+              "                   within its M-number (or teleport saves it).",
+    "teleport": "teleport sN #C:teleport SQ  a Teleport card saves your doomed ship sN: it jumps to\n"
+                "                   your home planet SQ.",
+    "fire": "fire sN TARGET     a ship with a Laser Beam, instead of moving: destroy a ship (fire s1\n"
+            "                   s4), a probe or pirate (fire s1 probe D-5/0) or a station (fire s1\n"
+            "                   station D-5) within its M-number; nothing else that turn.",
+    "torpedo": "torpedo sN SQ/S    a ship with a Photon Torpedo on a planet at the end of a space\n"
+               "                   path blasts an opponent's pirate off path S of tile SQ.",
+    "plunder": "plunder SEAT POS   a Pirate Crew ship that ends its move beside another seat's ship:\n"
+               "                   take the unseen card at position POS (from 1) of that seat's hand.",
+    "rookie": "rookie #C:captain-rookie sN  put Captain Rookie on another seat's ship sN: it moves one\n"
+              "                   less. reassign sN sM moves him on later, as your only action.",
+    "reassign": "reassign sN sM     move Captain Rookie from ship sN to ship sM (help rookie).",
     "ships": "Ship types (M = king steps a move):\n" + "\n".join(
         f"  {c.name:<16} M{c.movement}"
         + (", may stop in empty space" if c.deep_space_stop else "")

@@ -102,7 +102,8 @@ SQUARE_TOKEN = re.compile(r"^([A-Ma-m])-?(\d{1,2})(/\d)?$")
 CONFIRM_WORDS = ("y", "yes")
 ACTION_WORDS = ("draw-tile", "place", "scrap", "ship", "upgrade", "extra", "probe", "station", "pirate",
                 "score-station", "quest", "move", "discover", "binary", "env", "life", "explorer",
-                "pass", "discard", "draw", "next")
+                "pass", "discard", "draw", "next", "special", "pick", "peek", "take", "automata", "keep",
+                "bank", "escape", "teleport", "fire", "torpedo", "plunder", "rookie", "reassign")
 HISTORY_KEEP = 500
 
 

@@ -48,6 +48,7 @@ Actions (type them, or press Tab to complete the legal ones):
   discard #C               discard a card                            phase 4
   draw refuel, draw port   draw a card                               phase 5
   next                     end this phase (in phase 5: end your turn)
+  special #C:name ...      a Special Action card, when it fits (help special)
 Squares: D-4 or d4 (column A-M, row 1-13). Cards and tiles by handle: #12.
 """
 NOTATION += textwrap.fill("Topics: help " + ", ".join(topic_names()), 78, subsequent_indent="  ")
@@ -113,6 +114,9 @@ class InfoCommands:
             return
         if topic_word.startswith("#"):
             self.help_handle(topic_word)
+            return
+        if topic_word.lower() in COMMANDS:       # help legal, help board, ...
+            self.say(COMMANDS[topic_word.lower()])
             return
         text = topic(topic_word)
         if text is not None:

@@ -471,3 +471,24 @@ def test_a_card_typed_by_its_handle_alone_is_named_for_the_notation(pipe):
         repl.handle(plain_turn_line(repl))
         driver.wait_for_turn()
     raise AssertionError("no card to play by handle came up")
+
+
+def test_every_action_word_and_command_has_help(pipe):
+    """Issue 8 item 5: `help ACTION` for every action the notation has (SPEC §11.1), and
+    `help COMMAND` for the REPL's commands (a suggestion 'did you mean legal? (help legal)'
+    must lead somewhere)."""
+    import inspect
+    from cli.help_topics import topic
+    from cli.repl import ACTION_WORDS
+    from cli.repl_commands import COMMANDS
+    from p2p_asv import actions
+    verbs = set(re.findall(r'verb == "([a-z-]+)"', inspect.getsource(actions.parse))) - {"chance"}
+    assert verbs and verbs <= set(ACTION_WORDS)
+    assert [v for v in sorted(verbs) if topic(v) is None] == []
+    repl = Repl(LocalGame(1, 0, seed=1), color=False, input=pipe, output=DummyOutput())
+    for name in COMMANDS:
+        repl.handle(f"help {name}")
+    repl.handle("help special")
+    text = said(repl)
+    assert "no help on" not in text
+    assert "legal [PREFIX]" in text and "look SQUARE" in text and "Special Action card" in text
