@@ -1,10 +1,13 @@
-"""Show the board and scores of a logged game after event SEQ (SPEC §27.8)."""
+"""Show the board and scores of a logged game after event SEQ (SPEC §27.8); `--svg FILE`
+draws that position as a picture instead (SPEC §31.7)."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from cli.games import game_of_log
-from cli.log_tools import EXIT_UNREADABLE, seq_number, unreadable
+from cli.log_tools import EXIT_UNREADABLE, seat_names, seq_number, unreadable
+from cli.svg_doc import PictureError, check_target, write_svg
 from protocol.log import scan_log
 from protocol.session import verify_log
 
@@ -15,9 +18,17 @@ def add_arguments(parser) -> None:
     parser.add_argument("log", help="an .asvlog file")
     parser.add_argument("--to", type=seq_number, default=None, metavar="SEQ",
                         help="stop after the event at this height (default: the whole log)")
+    parser.add_argument("--svg", default=None, metavar="FILE",
+                        help="write the position as an SVG picture to FILE instead of printing the board")
 
 
 def run(args) -> int:
+    if args.svg is not None:
+        try:
+            check_target(args.svg)   # before the replay, which may take a while
+        except PictureError as exc:
+            print(f"asv replay: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     if args.to is not None:
         try:
             height = len(scan_log(args.log).records)
@@ -39,8 +50,19 @@ def run(args) -> int:
             return 1
         print(f"no game state yet ({report.events} events: the game starts once every key share is in)")
         return 0
-    print(f"after seq {report.events - 1} ({session.notes[-1]})")
-    print(game.render(session.state))
+    seq = report.events - 1
+    print(f"after seq {seq} ({session.notes[-1]})")
+    if args.svg is not None:
+        picture = game.picture(session.state, caption=f"after seq {seq} of {Path(args.log).name}",
+                               labels=seat_names(session))
+        try:
+            write_svg(args.svg, picture)
+        except PictureError as exc:
+            print(f"asv replay: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"board picture written to {args.svg}")
+    else:
+        print(game.render(session.state))
     if not report.valid:
         print(f"INVALID at seq {report.seq} by {report.author or '?'}: {report.reason}")
         return 1

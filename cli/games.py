@@ -39,6 +39,14 @@ class Game:
     def render(self, state) -> str:
         return self.module().render_board(state)
 
+    def picture(self, state, *, caption: str = "", labels: list[str] | None = None) -> str:
+        """The position as SVG text to share (SPEC §31.7): public state only."""
+        if self.key == "space-walk":
+            from cli.sw_board_svg import board_svg
+        else:
+            from cli.board_svg import board_svg
+        return board_svg(state, caption=caption, labels=labels)
+
     def seat_colours(self, players: int) -> tuple[str, ...]:
         if self.key == "space-walk":
             from space_walk.orbit import COLOURS

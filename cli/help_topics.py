@@ -124,6 +124,11 @@ _WRITTEN: dict[str, str] = {
               "2 a tile for the seat(s) with most probes in it (help probe).",
     "wormhole": "Worm holes (@ on the board): a ship on one continues from any other at no cost.",
     "squares": "Squares are a column A-M and a row 1-13: D-4, d4 and D4 all name the same square.",
+    "picture": "board --svg FILE   save the position as an SVG picture to share or open in a browser:\n"
+             "                   tiles, planets with their values, pieces in seat colours with the\n"
+             "                   seat's letter, scores and whose turn. It shows only what the whole\n"
+             "                   table sees, never your hand. asv replay LOG --to SEQ --svg FILE\n"
+             "                   draws any moment of a saved game.",
 }
 
 def _logical(text: str) -> str:
@@ -151,7 +156,7 @@ ALIASES = {
     "lifeform": "life", "explorers": "explorer", "probes": "probe", "stations": "station",
     "pirates": "pirate", "suns": "sun", "galaxies": "galaxy", "worm-hole": "wormhole",
     "ship-types": "ships", "spaceship": "ships", "tiles": "draw-tile", "tile": "draw-tile",
-    "moving": "move", "square": "squares", "end-game": "end", "quests": "quest",
+    "moving": "move", "square": "squares", "svg": "picture", "end-game": "end", "quests": "quest",
 }
 
 

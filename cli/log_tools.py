@@ -35,12 +35,24 @@ def players(session, colours_for=seat_colours) -> list[str]:
     keys = session.seat_keys or session.roster or []
     colours = colours_for(len(keys)) if session.seat_keys else [None] * len(keys)
     out = []
-    for key, colour in zip(keys, colours):
-        index = session.roster.index(key) if session.roster and key in session.roster else None
-        name = session.names[index] if index is not None and index < len(session.names) else ""
+    for key, colour, name in zip(keys, colours, names_of(session, keys)):
         words = [w for w in (colour, name) if w]
         out.append(f"{' '.join(words)} ({fingerprint(key)})" if words else fingerprint(key))
     return out
+
+
+def names_of(session, keys: list[bytes]) -> list[str]:
+    """The name each key gave in its hello ("" when none)."""
+    out = []
+    for key in keys:
+        index = session.roster.index(key) if session.roster and key in session.roster else None
+        out.append(session.names[index] if index is not None and index < len(session.names) else "")
+    return out
+
+
+def seat_names(session) -> list[str]:
+    """The name of the player in each seat, once the seats are drawn."""
+    return names_of(session, session.seat_keys) if session is not None and session.seat_keys else []
 
 
 def seq_number(text: str) -> int:

@@ -366,8 +366,10 @@ class Repl(InfoCommands):
             self.help(rest.strip())
         elif word == "board":
             size = rest.strip().lower()
-            if size not in ("", "full", "compact"):
-                self.say("board, board full or board compact", "fg:ansired")
+            if size.startswith("--svg"):
+                self.save_picture(rest.strip()[len("--svg"):].strip())
+            elif size not in ("", "full", "compact"):
+                self.say("board, board full or board compact (or board --svg FILE)", "fg:ansired")
             else:
                 self.show_board(size)
         elif word == "hand":

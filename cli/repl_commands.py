@@ -13,6 +13,8 @@ from p2p_asv.quests import QUEST_DECK, quest
 from p2p_asv.tiles import TILE_BY_ID, distinct_rotations, shown_sides
 
 from . import explain, narrate, render
+from .board_svg import board_svg
+from .svg_doc import save_picture
 from .help_topics import topic, topic_names
 
 LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
@@ -21,7 +23,9 @@ COMMANDS = {
     "help": "help                list commands and the action notation\n"
             "help rules          the game in short; also help move, help station, ...\n"
             "help NAME, help #N  a card (help water, help #81), a tile id or a quest",
-    "board": "board [full|compact]  draw the board (compact: one line a square)",
+    "board": "board [full|compact]  draw the board (compact: one line a square)\n"
+             "board --svg FILE    save the board and scores as an SVG picture to share\n"
+             "                    (help picture)",
     "hand": "hand                your cards, quests and the tiles still to place",
     "scores": "scores              scores, hands, ships and pieces of every seat",
     "legal": "legal [PREFIX]      the actions you may take now (starting with PREFIX),\n"
@@ -99,6 +103,14 @@ class InfoCommands:
             self.say(textwrap.fill(f"({len(shown)} actions; type legal PREFIX, e.g. legal "
                                    f"{next(iter(groups))}, for a numbered list, or Tab to complete)",
                                    width=width))
+
+    def save_picture(self, path: str) -> None:
+        """board --svg FILE (SPEC §31.7). Only the public state is drawn, so the picture
+        shows nothing this seat's view may not."""
+        state = self.driver.state()
+        caption = f"as {state.players[self.driver.seat].colour} saw it in turn {state.turn}"
+        ok, line = save_picture(path, lambda: board_svg(state, caption=caption, labels=list(self.driver.labels)))
+        self.say(line, "" if ok else "fg:ansired")
 
     def history(self, arg: str) -> None:
         n = int(arg) if arg.isascii() and arg.isdigit() else 20

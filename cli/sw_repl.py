@@ -15,12 +15,15 @@ from space_walk import SpaceWalkError, parse_action
 from space_walk.orbit import CARD_KINDS, CARD_TEXT, COLOURS, SIZE_NAMES, SIZES
 
 from . import sw_render
+from .svg_doc import save_picture
+from .sw_board_svg import board_svg
 from .render import plain
 from .repl import Happened
 
 COMMANDS = {
     "help": "help                commands and notation; help rules: the rules; help CARD: a card",
-    "board": "board               draw the orbit",
+    "board": "board               draw the orbit\n"
+             "board --svg FILE    save the orbit and scores as an SVG picture to share",
     "legal": "legal [PREFIX]      the actions you may take now, numbered; type a number to play one",
     "look": "look SQUARE         the ships on a square, largest first",
     "quit": "quit                leave the game (also Ctrl-D)",
@@ -109,6 +112,13 @@ class SwRepl:
         self._shown = plain(ft)
         self.say(ft)
 
+    def save_picture(self, path: str) -> None:
+        """board --svg FILE (SPEC §31.7): Space Walk hides nothing, so this is everyone's picture."""
+        state = self.driver.state()
+        caption = f"as {COLOURS[self.driver.seat]} saw it after {state.events} actions"
+        ok, line = save_picture(path, lambda: board_svg(state, caption=caption, labels=list(self.driver.labels)))
+        self.say(line, "" if ok else "fg:ansired")
+
     def read_line(self) -> str:
         return self.session.prompt(f"{COLOURS[self.driver.seat]}> ")
 
@@ -157,7 +167,10 @@ class SwRepl:
         if word == "help":
             self.help(rest.strip().lower())
         elif word == "board":
-            self.show_board()
+            if rest.strip().lower().startswith("--svg"):
+                self.save_picture(rest.strip()[len("--svg"):].strip())
+            else:
+                self.show_board()
         elif word == "legal":
             self.list_legal(rest.strip())
         elif word == "look":
@@ -216,7 +229,7 @@ class SwRepl:
         if not topic:
             self.say("Commands:", "bold")
             for text in COMMANDS.values():
-                self.say("  " + text)
+                self.say("  " + text.replace("\n", "\n  "))
             self.say(NOTATION)
         elif topic == "rules":
             self.say(RULES)

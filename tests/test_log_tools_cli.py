@@ -64,6 +64,27 @@ def test_verify_names_the_players_by_colour_name_and_fingerprint(log, capsys):
     assert "blue bot" in line and "green bot" in line and line.count(" (") == 3   # the heading and one fingerprint a seat
 
 
+def test_replay_draws_the_position_as_an_svg_picture(log, tmp_path, capsys):
+    """SPEC §27.8, §31.7: --svg writes the board at that height instead of printing it."""
+    import xml.etree.ElementTree as ET
+    capsys.readouterr()
+    picture = tmp_path / "board.svg"
+    assert main(["replay", str(log), "--to", "400", "--svg", str(picture)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("after seq 400") and f"board picture written to {picture}" in out
+    assert "A    B    C" not in out                      # the picture replaces the text board
+    root = ET.parse(picture).getroot()
+    g = "{http://www.w3.org/2000/svg}g"
+    tiles = [e for e in root.iter(g) if e.get("class") == "tile"]
+    seats = [e for e in root.iter(g) if e.get("class") == "seat"]
+    assert len(tiles) > 9 and [s.get("data-seat") for s in seats] == ["blue", "green"]
+    assert f"after seq 400 of {log.name}" in ET.tostring(root, encoding="unicode")
+    assert "bot0" in ET.tostring(seats[0], encoding="unicode")    # the name from the log's hello
+    # an unwritable place is refused before the replay, with nothing written
+    assert main(["replay", str(log), "--svg", str(tmp_path / "no" / "b.svg")]) == 2
+    assert "cannot write" in capsys.readouterr().err and not (tmp_path / "no").exists()
+
+
 def test_replay_refuses_a_height_outside_the_log(log, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["replay", str(log), "--to", "-5"])

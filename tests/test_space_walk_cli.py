@@ -105,6 +105,20 @@ def test_log_show_and_replay_read_the_game_from_the_log(logs, capsys):
     assert out.startswith("after seq 40") and "14 (@) hole" in out and "small orbit" in out
 
 
+def test_replay_draws_the_orbit_as_an_svg_picture(logs, tmp_path, capsys):
+    """SPEC §27.8, §31.7: a Space Walk log's picture is its orbit, squares and holes."""
+    import xml.etree.ElementTree as ET
+    picture = tmp_path / "orbit.svg"
+    assert main(["replay", str(logs[0]), "--to", "40", "--svg", str(picture)]) == 0
+    assert f"board picture written to {picture}" in capsys.readouterr().out
+    g = "{http://www.w3.org/2000/svg}g"
+    root = ET.parse(picture).getroot()
+    squares = [e for e in root.iter(g) if e.get("class") == "square"]
+    assert [e.get("data-square") for e in squares] == [str(n) for n in range(1, 15)]
+    assert [e.get("data-square") for e in squares if e.get("data-hole")] == ["7", "14"]
+    assert [e.get("data-seat") for e in root.iter(g) if e.get("class") == "seat"] == ["blue", "yellow"]
+
+
 def test_a_log_of_an_unknown_game_is_invalid_and_named(logs, tmp_path, capsys):
     from protocol.crypto import Identity
     from protocol.log import LogWriter
