@@ -75,8 +75,8 @@ def _legend(g: ET.Element, y: int) -> None:
     y += 26
     svg_shapes.planet(rows, 14, y, 3)
     text(34, y, "planet worth 3")
-    svg_shapes.planet(rows, 164, y, 3, owner="blue")
-    text(184, y, "discovered: owner's colour, letter")
+    svg_shapes.planet(rows, 146, y, 3, owner="blue")
+    text(174, y, "discovered: owner's colour, letter")
     y += 34
     for i, status in enumerate(("open", "complete", "ruined")):
         el(rows, "path", d=f"M{i * 136 + 2} {y} L{i * 136 + 24} {y}", stroke_linecap="round",

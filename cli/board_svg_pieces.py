@@ -111,5 +111,5 @@ def pieces(root: ET.Element, state: GameState, x0: int, y0: int, t: int) -> None
             _line(g, t, t - 13, _ships(state, sq), SHIP_SLOTS, roomy=2, scale=1.1, down=True)
             _line(g, t, 11, _others(state, sq), OTHER_SLOTS, roomy=3, scale=1, down=True)
         else:                             # ships along the bottom, the rest along the top
-            _line(g, t, t - 12, _ships(state, sq), SHIP_SLOTS, roomy=2, scale=1.15)
+            _line(g, t, t - 10, _ships(state, sq), SHIP_SLOTS, roomy=2, scale=1.1)
             _line(g, t, 11, _others(state, sq), OTHER_SLOTS, roomy=3, scale=1.15)

@@ -15,7 +15,7 @@ from .svg_doc import el, label, num
 SEAT_FILL = {**{colour: style.split(":")[1] for colour, style in render.STYLE.items()}, "purple": "#6c71c4"}
 # Letters on a seat's fill: dark on the light yellow and green, white on the others.
 SEAT_INK = {"blue": "#ffffff", "yellow": "#1b1400", "green": "#141a00", "red": "#ffffff", "purple": "#ffffff"}
-PLANET_FILL = "#e39a4c"        # planet cards are orange
+PLANET_FILL = "#e2dccb"        # pale sand: apart from every seat colour, yellow included
 PLANET_INK = "#2a1402"
 WORM = "#4fd1c5"
 PATH_STYLE = {"open": dict(stroke="#e8453c", stroke_width=5),
@@ -59,7 +59,7 @@ def ship(parent: ET.Element, x: float, y: float, colour: str, text: str, kind: s
         el(g, "ellipse", cx=0, cy=-5, rx=5, ry=3, fill="#f4f6fb", opacity=0.8)
     else:
         el(g, "path", d=SHIP_HULLS.get(kind, SHIP_HULLS["Star-T Ship"]), **style)
-    _letter(g, -1, 0.5, text, colour)
+    _letter(g, -1, 0.5, text, colour, 9 if len(text) < 3 else 8)
     return g
 
 
@@ -122,10 +122,10 @@ def planet(parent: ET.Element, x: float, y: float, value: int, *, owner: str | N
     ink = SEAT_INK[owner] if owner else PLANET_INK
     label(g, 0, 5, str(value), 14, fill=ink, anchor="middle", weight="bold", class_="value")
     if owner:
-        el(g, "circle", cx=r * 0.75, cy=r * 0.75, r=6.5, fill="#f4f6fb", stroke=SEAT_FILL[owner],
-           stroke_width=1.5)
-        label(g, r * 0.75, r * 0.75 + 3.2, render.LETTER[owner], 9, fill="#101010", anchor="middle",
-              weight="bold", class_="letter")
+        # the badge sits on the planet's east rim, clear of the rows of pieces above and below
+        el(g, "circle", cx=r, cy=0, r=6.5, fill="#f4f6fb", stroke=SEAT_FILL[owner], stroke_width=1.5)
+        label(g, r, 3.2, render.LETTER[owner], 9, fill="#101010", anchor="middle", weight="bold",
+              class_="letter")
     return g
 
 
