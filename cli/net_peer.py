@@ -234,7 +234,8 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     book = PeerBook()
     node = Node(identity, rules or game_kind.rules(), game, args.log_dir, config=config,
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None), game_kind),
-                options=_options(args, seats), on_applied=_keeping(book, printer.applied), on_note=printer.say)
+                options=_options(args, seats), on_applied=_keeping(book, printer.applied))
+    node.on_note = _noting(book, node, printer.say)
     clocked(node)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
@@ -306,6 +307,16 @@ def _keeping(book: PeerBook, applied):
         book.update(node)
         applied(node, ev, note)
     return on_applied
+
+
+def _noting(book: PeerBook, node: Node, say):
+    """on_note that also keeps the log's address book: a note comes with each peer that
+    joins, leaves or comes back (maybe on a new port), and a seat that quits before the next
+    event must still find it on `--resume` (SPEC §29.12)."""
+    def on_note(text: str) -> None:
+        book.update(node)
+        say(text)
+    return on_note
 
 
 async def wait_for_start(node: Node, args, printer: Printer) -> list[bytes]:
@@ -401,12 +412,13 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     node = Node(identity, rules, game, args.log_dir,
                 agent=_agent(args.bot, tag, getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]),
                 options=_options(args, None), peer=peer, on_applied=_keeping(book, printer.applied),
-                on_note=printer.say, creator=None if invite is None else invite.creator,
+                creator=None if invite is None else invite.creator,
                 choose_game=game_chooser(args, tag, rules_for))
+    node.on_note = _noting(book, node, printer.say)
     clocked(node)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
-        key = await _reach(node, addresses, printer)
+        key = await _reach(node, addresses, printer, resuming=bool(args.resume))
         if not args.resume and new_key:
             keep_fresh_key(identity, args.log_dir, game)   # only once the game was reached
         if invite is not None and invite.creator and fingerprint(key) != invite.creator and not args.resume:
@@ -421,18 +433,21 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     return node
 
 
-async def _reach(node: Node, addresses: list[tuple[str, int]], printer: Printer) -> bytes:
-    """Connect through the first address that answers (SPEC §29.12); one line per miss."""
+async def _reach(node: Node, addresses: list[tuple[str, int]], printer: Printer, *,
+                 resuming: bool = False) -> bytes:
+    """Connect through the first address that answers (SPEC §29.12); one line per miss. A
+    resume that reaches nobody says how to go on, even with one address known."""
     failures = []
     for host, port in addresses:
         try:
             with trio.fail_after(10):
                 return await node.connect(host, port)
         except (TransportError, OSError, trio.TooSlowError) as exc:
-            if len(addresses) == 1 and not isinstance(exc, trio.TooSlowError):
+            if len(addresses) == 1 and not resuming and not isinstance(exc, trio.TooSlowError):
                 raise
             failures.append(f"{host}:{port}")
-            printer.say(f"no answer at {host}:{port} ({exc or 'too slow'}); trying the next peer")
+            if len(failures) < len(addresses):
+                printer.say(f"no answer at {host}:{port} ({exc or 'too slow'}); trying the next peer")
     raise NotConnected(f"no peer of the game answered at {', '.join(failures)}; ask a player for a live "
                        "address: asv join HOST:PORT --resume LOG", side="remote")
 

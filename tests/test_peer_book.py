@@ -1,0 +1,45 @@
+"""The address book kept beside a log for `asv join --resume LOG` (SPEC §29.12): it follows
+the mesh when a peer comes back on a new port, and a resume that reaches nobody says how to
+go on."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+import trio
+
+from cli.net_peer import Printer, _noting, _reach
+from cli.peer_book import PeerBook, load_peers
+from protocol.net import NotConnected
+from protocol.net.mesh.peers import PeerAddress
+
+
+def test_a_peer_back_on_a_new_port_is_kept_for_a_later_resume(tmp_path):
+    """Issue 8 item 3: bob quits and comes back on a new port; alice quits before another
+    event is applied; her `--resume LOG` must know bob's new address."""
+    known = [PeerAddress(b"b" * 32, "127.0.0.1", 33473)]
+    node = SimpleNamespace(log_path=tmp_path / "game.asvlog",
+                           mesh=SimpleNamespace(known_peers=lambda: list(known)))
+    book, said = PeerBook(), []
+    book.update(node)
+    note = _noting(book, node, said.append)
+    known[0] = PeerAddress(b"b" * 32, "127.0.0.1", 33677)   # bob resumed: the mesh learnt it
+    note("bob (ABCD) is back (gone 12 s)")
+    assert said == ["bob (ABCD) is back (gone 12 s)"]
+    assert load_peers(node.log_path) == [("127.0.0.1", 33677)]
+
+
+def test_a_resume_that_reaches_nobody_says_how_to_go_on():
+    async def refuse(host, port):
+        raise NotConnected(f"cannot connect to {host}:{port}: refused", side="remote")
+
+    node = SimpleNamespace(connect=refuse)
+    lines: list[str] = []
+    printer = Printer(None)
+    printer.say = lines.append
+    with pytest.raises(NotConnected, match=r"no peer of the game answered at 127\.0\.0\.1:9; ask a player "
+                                           r"for a live address: asv join HOST:PORT --resume LOG"):
+        trio.run(lambda: _reach(node, [("127.0.0.1", 9)], printer, resuming=True))
+    assert lines == []                          # no 'trying the next peer' with none left
+    with pytest.raises(NotConnected, match="cannot connect to 127.0.0.1:9"):
+        trio.run(lambda: _reach(node, [("127.0.0.1", 9)], printer))   # a join: the error itself
