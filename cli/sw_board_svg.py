@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 
+from space_walk.engine import to_move
 from space_walk.orbit import COLOURS, INITIALS, POINTS, SIZE_NAMES, SIZES
 from space_walk.scoring import score
 from space_walk.state import State
@@ -91,10 +92,14 @@ def _panel(root: ET.Element, state: State, caption: str, labels: list[str] | Non
         name = labels[seat] if labels and seat < len(labels) else ""
         points = state.scores[seat] if state.scores is not None else score(state, seat)
         block = el(g, "g", class_="seat", data_seat=COLOURS[seat], data_score=points)
+        due = seat == to_move(state)
+        if due:
+            el(block, "rect", x=-8, y=y - 4, width=384, height=64, rx=6, fill="#1b2640", stroke="#ffffff",
+               stroke_width=1.2, class_="active")
         el(block, "rect", x=0, y=y, width=26, height=26, rx=4, fill=fill(seat))
         label(block, 13, y + 19, INITIALS[seat], 16, fill=svg_shapes.SEAT_INK[COLOURS[seat]], anchor="middle",
               weight="bold", class_="letter")
-        mark = "  ★ winner" if seat in state.winners else ""
+        mark = "  ★ winner" if seat in state.winners else "  ◀ to play" if due else ""
         label(block, 36, y + 19, COLOURS[seat] + (f" · {name}" if name else "") + mark, 16, weight="bold")
         label(block, 368, y + 22, str(points), 26, anchor="end", weight="bold", class_="score")
         fleet = state.ships_in_orbit(seat)
@@ -111,11 +116,13 @@ def _panel(root: ET.Element, state: State, caption: str, labels: list[str] | Non
     y += 16
     label(g, 0, y, "Legend", 15, weight="bold")
     legend = el(g, "g", class_="legend")
-    for i, rank in enumerate((0, 1, 2)):
-        _ship(legend, 16 + i * 132, y + 26, rank, 0)
-        label(legend, 36 + i * 132, y + 30, f"{SIZE_NAMES[rank]}: {POINTS[rank]} point{'s' if POINTS[rank] > 1 else ''}", 12)
-    svg_shapes.black_hole(legend, 14, y + 62, 9)
-    label(legend, 34, y + 66, "black hole: a ship that ends its move here is lost", 12)
+    for i, rank in enumerate((0, 1, 2)):   # one size a line, largest first
+        _ship(legend, 16, y + 26 + 22 * i, rank, 0)
+        label(legend, 40, y + 30 + 22 * i,
+              f"{SIZE_NAMES[rank]} ship: {POINTS[rank]} point{'s' if POINTS[rank] > 1 else ''} in orbit", 12)
+    y += 44
+    svg_shapes.black_hole(legend, 16, y + 62, 9)
+    label(legend, 40, y + 66, "black hole: a ship that ends its move here is lost", 12)
     label(legend, 0, y + 94, "Ships move clockwise; a ship is its colour's initial and its size:", 12, fill=DIM)
     label(legend, 0, y + 110, "BL is blue's large ship, GS green's small one.", 12, fill=DIM)
 
