@@ -151,15 +151,12 @@ async def test_an_equivocating_author_is_exposed_to_every_peer():
             (a, _), (b, rb), (c, rc) = [await start(stack, i) for i in IDS[:3]]
             await b.connect(*c.address)
             await a.connect(*b.address)
-            # a and c may dial each other at once: wait until the tie-break has retired the
-            # spare connection, or a send queued on it would be lost with it (SPEC §28.6)
-            settled = lambda: full([a, b, c]) and all(len(m._conns) == 2 for m in (a, b, c))  # noqa: E731
-            await wait_until(settled)
-            await trio.sleep(0.3)
-            await wait_until(settled)
+            await wait_until(lambda: full([a, b, c]))
+            # a and c may dial each other at once and still be settling the tie-break: an
+            # event queued on the losing connection goes out on the winner (SPEC §28.6)
             e1, e2 = event(IDS[0], n=1), event(IDS[0], n=2)
-            await a.send_event(b.public_key, e1)
             await a.send_event(c.public_key, e2)
+            await a.send_event(b.public_key, e1)
             for rec in (rb, rc):
                 await wait_until(lambda: len(rec.events) == 2)
                 chain = Chain(GAME)
@@ -463,3 +460,50 @@ async def test_a_redial_by_the_same_peer_replaces_its_stale_connection():
             await b.broadcast(w)
             await wait_until(lambda: ra.wires() == [w])
             assert ra.up == [b.public_key] and ra.down == []   # a swap, not a drop
+
+
+# ------------------------------------------------------ tie-break and queued events
+
+def stall(conn):
+    """The link of `conn` stalls: its writer hangs in the first frame it writes."""
+    async def stalled(payload):
+        await trio.sleep_forever()
+    conn.fs.send_frame = stalled
+
+
+async def events_on(fs, n):
+    """The next n event wires a raw peer receives (skipping pings and peers lists)."""
+    wires = []
+    while len(wires) < n:
+        msg = await fs.receive_message()
+        assert msg["t"] != "error", f"dropped before {n} events came: {msg}"
+        if msg["t"] == "event":
+            wires.append(msg["wire"])
+    return wires
+
+
+@pytest.mark.parametrize("first", ["here", "there"])
+async def test_events_queued_on_a_connection_that_loses_the_tie_break_go_out_on_the_winner(first):
+    # Gossip marks an event seen when it is queued and never sends it again, so what is
+    # still queued on a tie-break loser must move to the winner (SPEC §28.6). The old link
+    # stalls, so its events are surely unsent when it is retired: here (A sees the redial
+    # first), or there (B refuses the old link as its duplicate before the redial lands).
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, ra = await start(stack, IDS[0])
+            b = IDS[1].public_key_bytes
+            old = await raw_peer(IDS[1], a)
+            await wait_until(lambda: a.peer_keys() == [b])
+            stall(a._current[b])
+            wires = [event(IDS[0], n=k) for k in range(4)]
+            for w in wires:
+                await a.send_event(b, w)
+            if first == "there":
+                await old.send_message({"t": "error", "code": "duplicate", "msg": "a newer one wins"})
+                while a.peer_keys():          # some are queued after the refusal arrived
+                    wires.append(event(IDS[0], n=len(wires)))
+                    await a.send_event(b, wires[-1])
+            new = await raw_peer(IDS[1], a)   # B redials: the newer connection wins
+            assert await events_on(new, len(wires)) == wires
+            await old.aclose()
+            await new.aclose()

@@ -27,7 +27,7 @@ from protocol.net.handshake import (
 )
 from protocol.crypto import Identity, fingerprint
 from protocol.net.mesh.catchup import Requests, answer_payloads
-from protocol.net.mesh.conn import Conn, ConnTable, Retire, maybe_await, peer_host
+from protocol.net.mesh.conn import Conn, ConnTable, EventFrame, Retire, maybe_await, peer_host
 from protocol.net.mesh.gossip import Gossip, event_payload
 from protocol.net.mesh.peers import AddressBook, PeerAddress
 from protocol.net.errors import (
@@ -97,6 +97,7 @@ class Mesh:
         self._nonces = NonceCache()
         self._table = ConnTable()
         self._dialing: set[bytes] = set()
+        self._held: dict[bytes, list[EventFrame]] = {}   # events waiting for a peer's next connection
         self._book = AddressBook(self.public_key)
         self._gossip = Gossip(self.game_id, max_frame)
         self._requests = Requests(self._gossip)
@@ -234,6 +235,9 @@ class Mesh:
         is already current (SPEC §28.6), and tell peers about each other (§28.5).
         Returns True when `conn` is current."""
         current, loser = self._table.choose(conn)
+        if current:
+            for frame in self._held.pop(conn.key, []):
+                self._enqueue(conn, frame)
         if loser is not None:
             self._retire(loser)
         if not current:
@@ -255,11 +259,29 @@ class Mesh:
         that keeps a retired connection alive (pinging it) cannot pile them up."""
         conn.retired = True
         conn.scope.deadline = min(conn.scope.deadline, trio.current_time() + self.peer_timeout)
+        self._hand_over(conn)
         try:
             conn.send.send_nowait(Retire(DuplicateConnection(
                 "a connection between these two peers that wins the tie-break exists", side=LOCAL)))
         except trio.WouldBlock:
             conn.fail(SendQueueFull("send queue full while closing a duplicate connection", peer=conn.label))
+
+    def _hand_over(self, conn: Conn) -> None:
+        """Move the events not yet written on a tie-break loser to the connection that
+        replaces it, or hold them for the peer's next connection if none is current yet
+        (the peer refused this one first), so that no queued event is lost with it: gossip
+        marked them seen when they were queued and never sends them again (SPEC §28.6)."""
+        unsent = conn.take_unsent()
+        if not unsent:
+            return
+        target = self._current.get(conn.key)
+        if target is not None and target is not conn:
+            for frame in unsent:
+                self._enqueue(target, frame)
+        else:
+            held = self._held.setdefault(conn.key, [])
+            held.extend(unsent)
+            del held[self.send_queue:]       # bounded like a send queue
 
     async def _run_conn(self, auth: Authenticated, host: str | None,
                         *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
@@ -287,6 +309,8 @@ class Mesh:
 
     async def _finish(self, conn: Conn) -> None:
         was_current = self._table.remove(conn)
+        if conn.lost_tie_break and not self._closing:
+            self._hand_over(conn)
         error = conn.error or ConnectionClosed("connection ended", peer=conn.label)
         self._requests.connection_ended(conn, error)
         if self._closing:
@@ -312,6 +336,10 @@ class Mesh:
                 await conn.fs.send_message({"t": "error", "code": item.error.code, "msg": item.error.reason})
                 await conn.fs.send_eof()
                 return
+            elif isinstance(item, EventFrame):
+                conn.in_flight = item            # carried over if the tie-break cuts it off
+                await conn.fs.send_frame(item.payload)
+                conn.in_flight = None
             else:
                 await conn.fs.send_frame(item)
 
@@ -351,8 +379,10 @@ class Mesh:
             if conn.key == peer_key:
                 conn.fail(error)
 
-    def _enqueue(self, conn: Conn, payload: bytes | trio.Event) -> bool:
+    def _enqueue(self, conn: Conn, payload: bytes | EventFrame | trio.Event) -> bool:
         if conn.retired or conn.error is not None:
+            if isinstance(payload, EventFrame) and conn.lost_tie_break:
+                conn.late.append(payload)    # still current until it ends: hand it over then
             return False
         try:
             conn.send.send_nowait(payload)
@@ -366,7 +396,7 @@ class Mesh:
         """Send one of our own event wires to every connected peer (SPEC §28.7). The wire
         must be a valid signed event of this game (else MalformedEvent etc.). It is marked
         seen, so an echo is not delivered back. Returns the number of peers queued to."""
-        payload = self._gossip.outgoing(wire)
+        payload = EventFrame(self._gossip.outgoing(wire))
         self._gossip.mark([bytes(wire)])
         sent = sum(self._enqueue(conn, payload) for conn in list(self._current.values()))
         await trio.lowlevel.checkpoint()
@@ -374,7 +404,7 @@ class Mesh:
 
     async def send_event(self, peer_key: bytes, wire: bytes) -> None:
         """Send an event wire to one peer only (the peers gossip it on)."""
-        payload = self._gossip.outgoing(wire)
+        payload = EventFrame(self._gossip.outgoing(wire))
         conn = self._current.get(peer_key)
         if conn is None:
             raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
@@ -387,7 +417,7 @@ class Mesh:
     async def _received_event(self, conn: Conn, wire: bytes) -> None:
         if not self._gossip.incoming(wire, peer=conn.label):
             return
-        payload = event_payload(wire)
+        payload = EventFrame(event_payload(wire))
         for key, other in list(self._current.items()):
             if key != conn.key:
                 self._enqueue(other, payload)

@@ -14,9 +14,9 @@ import trio
 
 from protocol.net.framing import FramedStream
 from protocol.net.handshake import Authenticated
-from protocol.net.errors import TransportError
+from protocol.net.errors import PeerRefused, TransportError
 
-__all__ = ["Conn", "Retire", "ConnTable", "wins", "peer_host", "maybe_await"]
+__all__ = ["Conn", "EventFrame", "Retire", "ConnTable", "wins", "peer_host", "maybe_await"]
 
 
 async def maybe_await(value: Any) -> Any:
@@ -51,6 +51,8 @@ class Conn:
     error: TransportError | None = None
     answering: int = 0                                      # catch-up answers not yet written
     advertised: set[bytes] = field(default_factory=set)     # keys its `peers` messages named
+    in_flight: EventFrame | None = None                     # the event the writer is writing
+    late: list[EventFrame] = field(default_factory=list)    # events queued after it lost the tie-break
 
     @property
     def key(self) -> bytes:
@@ -69,6 +71,40 @@ class Conn:
         if self.error is None:
             self.error = error
         self.scope.cancel()
+
+    @property
+    def lost_tie_break(self) -> bool:
+        """Whether this connection ends because another one of the pair won the tie-break:
+        retired here, or refused by the peer as its duplicate (SPEC §28.6)."""
+        return self.retired or (isinstance(self.error, PeerRefused) and self.error.code == "duplicate")
+
+    def take_unsent(self) -> list[EventFrame]:
+        """Take the events not yet known to be written, in order: the one being written
+        (it may be cut off; a copy that does arrive twice is dropped by gossip), those
+        queued, and those that came after the tie-break was lost. Other queued items stay
+        queued in their order."""
+        events = [self.in_flight] if self.in_flight is not None else []
+        self.in_flight = None
+        others = []
+        while True:
+            try:
+                item = self.receive.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                break
+            (events if isinstance(item, EventFrame) else others).append(item)
+        for item in others:
+            self.send.send_nowait(item)      # fewer than were there: room for all
+        events += self.late
+        self.late.clear()
+        return events
+
+
+@dataclass(frozen=True)
+class EventFrame:
+    """Send-queue item: an `event` frame payload. Unlike control frames, an event queued
+    on a connection that loses the tie-break moves to the one that replaces it."""
+
+    payload: bytes
 
 
 @dataclass(frozen=True)
