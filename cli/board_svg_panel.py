@@ -53,11 +53,13 @@ def _seat(g: ET.Element, state: GameState, seat: int, y: int, name: str) -> int:
     label(block, 36, y + 19, head, 16, weight="bold")
     label(block, 368, y + 22, str(p.score), 26, anchor="end", weight="bold", class_="score")
     counts = (f"hand {len(p.hand)} · stations {len(p.stations)} · probes {len(p.probes)} · "
-              f"pirates {len(p.pirates)}" + (f" · {p.role}" if p.role else ""))
+              f"pirates {len(p.pirates)}")
     label(block, 36, y + 38, counts, 12, fill=DIM)
     ships = ", ".join(f"{render.LETTER[p.colour]}{s.id} {SHORT_TYPE.get(s.name, s.name)} "
                       f"{square_name(s.square)}" for s in state.ships_of(seat))
     lines = textwrap.wrap(ships, SHIP_LINE, max_lines=SHIP_LINES, placeholder=" …") or ["no ships"]
+    if p.role:   # role play (SPEC §13.3): the seat's explorer
+        lines.insert(0, f"role: {p.role}")
     for i, line in enumerate(lines):
         label(block, 36, y + 54 + 15 * i, line, 12, fill=DIM, class_="ships")
     if lit is not None:   # the frame grows with the ship list

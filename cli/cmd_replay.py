@@ -48,7 +48,8 @@ def run(args) -> int:
             print(f"INVALID at seq {report.seq if report.seq is not None else '?'} by "
                   f"{report.author or '?'}: {report.reason}")
             return 1
-        print(f"no game state yet ({report.events} events: the game starts once every key share is in)")
+        print(f"no game state yet ({report.events} events: the game starts once every key share is in)"
+              + ("; no picture written" if args.svg is not None else ""))
         return 0
     seq = report.events - 1
     print(f"after seq {seq} ({session.notes[-1]})")
