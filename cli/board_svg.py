@@ -29,7 +29,7 @@ GALAXY_FILL = {"open": "url(#galaxy)", "complete": "url(#galaxy-done)", "blocked
 def _defs(root: ET.Element) -> None:
     defs = el(root, "defs")
     soft = el(defs, "filter", id="nebula", x="-20%", y="-20%", width="140%", height="140%")
-    el(soft, "feGaussianBlur", stdDeviation=2.2)   # the lobes of a galaxy melt into one cloud
+    el(soft, "feGaussianBlur", stdDeviation=3)   # the lobes of a galaxy melt into one cloud
     clip = el(defs, "clipPath", id="tile-clip")
     el(clip, "rect", x=0, y=0, width=T, height=T)
     for name, stops in (("galaxy", ("#f0c8ff", "#a45bd0", "#4a2a78")),
@@ -75,11 +75,11 @@ def _galaxies(g: ET.Element, state: GameState, sq: Square, tile, rotation: int) 
                   filter="url(#nebula)")
         for d in shown:   # a lobe on each side, which the neighbour's lobe completes
             cx, cy = MID[d]
-            across, inward = T * 0.38, T * 0.3
+            across, inward = T * 0.46, T * 0.33
             el(blob, "ellipse", cx=cx, cy=cy, rx=across if d % 2 == 0 else inward,
                ry=inward if d % 2 == 0 else across, fill=GALAXY_FILL[status])
         if len(shown) > 1:
-            el(blob, "ellipse", cx=HALF, cy=HALF, rx=T * 0.27, ry=T * 0.27, fill=GALAXY_FILL[status])
+            el(blob, "ellipse", cx=HALF, cy=HALF, rx=T * 0.3, ry=T * 0.3, fill=GALAXY_FILL[status])
 
 
 def _paths(g: ET.Element, state: GameState, sq: Square, tile, rotation: int) -> None:
