@@ -236,12 +236,21 @@ class Keep:
 
 @dataclass(frozen=True, order=True)
 class Bank:
-    """City of Banks: take `take` blind from another hand, give `give` back (SPEC §8.10)."""
-    take: int
-    give: int
+    """City of Banks: a blind card from `seat`'s reshuffled hand, at `position` (SPEC §8.10)."""
+    seat: int
+    position: int                              # 0-based; notation is 1-based
 
     def text(self) -> str:
-        return f"bank #{self.take} #{self.give}"
+        return f"bank {self.seat} {self.position + 1}"
+
+
+@dataclass(frozen=True, order=True)
+class BankGive:
+    """City of Banks: the card the banker gives back for the one it took (SPEC §8.10)."""
+    card: int
+
+    def text(self) -> str:
+        return f"give #{self.card}"
 
 
 @dataclass(frozen=True, order=True)
@@ -386,7 +395,7 @@ class ChanceDeal:
 CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
 Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
           | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | BinaryDiscover | PlayEnvironment
-          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | LookAutomata | Keep | Bank | Escape | Teleport | Fire | Torpedo | Plunder
+          | PlayLifeForms | PlayExplorer | Pass | Discard | DrawCard | Peek | TakePeeked | LookAutomata | Keep | Bank | BankGive | Escape | Teleport | Fire | Torpedo | Plunder
           | PlayRookie | Reassign | PlaySpecial | Pick | Next | ChanceShuffle
           | ChanceReveal | ChanceDeal)
 
@@ -408,6 +417,14 @@ def _named(token: str, resolve) -> tuple[int, str]:
     if not m:
         raise MalformedAction(f"expected a named handle like #12:water, got {token!r}")
     return int(m.group(1)), resolve(m.group(2))
+
+
+def _position(token: str) -> int:
+    """A hand position, written from 1, kept from 0."""
+    position = _int(token) - 1
+    if position < 0:
+        raise MalformedAction("hand positions are numbered from 1")
+    return position
 
 
 def _square(token: str) -> Square:
@@ -511,10 +528,7 @@ def parse(text: str, resolve_name=None):
             return Torpedo(_ship(args[0]), *_feature(args[1]))
         if verb == "plunder":
             _expect(args, 2, verb)
-            position = _int(args[1]) - 1
-            if position < 0:
-                raise MalformedAction("hand positions are numbered from 1")
-            return Plunder(_int(args[0]), position)
+            return Plunder(_int(args[0]), _position(args[1]))
         if verb == "rookie":
             _expect(args, 2, verb)
             return PlayRookie(*_named(args[0], resolve), _ship(args[1]))
@@ -582,7 +596,10 @@ def parse(text: str, resolve_name=None):
             return Keep(tuple(_handle(a) for a in args))
         if verb == "bank":
             _expect(args, 2, verb)
-            return Bank(_handle(args[0]), _handle(args[1]))
+            return Bank(_int(args[0]), _position(args[1]))
+        if verb == "give":
+            _expect(args, 1, verb)
+            return BankGive(_handle(args[0]))
         if verb == "escape":
             _expect(args, 2, verb)
             return Escape(_ship(args[0]), _square(args[1]))

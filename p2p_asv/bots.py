@@ -147,6 +147,9 @@ class GreedyBot:
                 return len(cards)
             case A.Bank():
                 return 3
+            case A.BankGive(card=h):  # City of Banks: give back the least valuable card
+                name = view.name_of(h, state.names)
+                return -_value(name) if name else 0
             case A.DrawCard(deck=deck):
                 return 3 if deck == "refuel" else 2
             case A.Discard(cards=(h,)):

@@ -16,7 +16,7 @@ PHASE_OF = {A.DrawTile: TILES, A.PlaceTile: TILES, A.ScrapTile: TILES,
             A.PlaceProbe: PLACE_PIECE, A.PlaceStation: PLACE_PIECE, A.PlacePirate: PLACE_PIECE,
             A.Move: MOVE, A.Fire: MOVE, A.Torpedo: MOVE, A.Plunder: MOVE, A.Discard: DISCARD,
             A.DrawCard: REFILL, A.Peek: REFILL, A.TakePeeked: REFILL,
-            A.LookAutomata: REFILL, A.Keep: REFILL, A.Bank: REFILL}
+            A.LookAutomata: REFILL, A.Keep: REFILL, A.Bank: REFILL, A.BankGive: REFILL}
 
 # Roles whose cards of one category cost nothing (SPEC §13.5, with §13.3).
 FREE_FOR_ROLE = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus": ENVIRONMENT}

@@ -22,8 +22,8 @@ from .extras import (EXTRA_ACTIONS, allowed_after_only_action, attach_options, c
                      gavin_second_move, laser_targets, nothing_but_tiles, record, rookie_carrier,
                      rookie_targets, rookie_time, torpedo_targets)
 from .movement import destinations, undiscovered_planets
-from .life_effects import (bank_sources, can_bank, can_look_automata, do_bank, do_keep, do_look_automata,
-                           keep_limit)
+from .life_effects import (bank_sources, can_bank, can_look_automata, do_bank, do_bank_give, do_keep,
+                           do_look_automata, keep_limit)
 from .quest_rules import do_score_quest, scorable_quests
 from .special_legal import own_specials, poll_actions
 from .specials import ANSWER_KINDS, do_answer, do_poll_pass, do_special, polled
@@ -107,6 +107,9 @@ def apply(state: GameState, seat: int, action) -> GameState:
                 "finish the discovery first")
     require(not state.automata_seen or type(action) is A.Keep,
             "choose which cards the Automata showed to keep first")
+    require((state.bank_owed is None) == (type(action) is not A.BankGive),
+            "give a card back for the one City of Banks took first" if state.bank_owed is not None
+            else "City of Banks owes nobody a card now")
     if state.only_action and seat == state.active and state.discovery is None and not state.polls:
         require(allowed_after_only_action(state, action),
                 f"this turn's only action is taken ({state.only_action}); place tiles or end the turn")
@@ -169,7 +172,7 @@ def _do_next(state: GameState, seat: int, action: A.Next) -> None:
 
 _PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, **EXTRA_ACTIONS, A.Next: _do_next,
                     A.ScoreQuest: do_score_quest, A.LookAutomata: do_look_automata,
-                    A.Keep: do_keep, A.Bank: do_bank, A.Pass: _do_pass, A.PlaySpecial: do_special,
+                    A.Keep: do_keep, A.Bank: do_bank, A.BankGive: do_bank_give, A.Pass: _do_pass, A.PlaySpecial: do_special,
                     A.Pick: do_answer,
                     A.Escape: DOOM_ACTIONS[A.Escape], A.Teleport: DOOM_ACTIONS[A.Teleport]}
 
@@ -196,6 +199,8 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
         found = _discovery_actions(state, view)
     elif state.automata_seen:
         found = _keeps(state, view)
+    elif state.bank_owed is not None:   # SPEC §8.10: the card given back for the one taken
+        found = [A.BankGive(h) for h in state.players[view.seat].hand]
     else:
         found = (_advanced_actions(state, view) if state.variants.advanced
                  else _PHASE_LEGAL[state.phase](state, view))
@@ -363,8 +368,7 @@ def _effects(state: GameState, seat: int) -> list:
     """SPEC §8.10: Automata and City of Banks, once a turn each in phase 5."""
     out = [A.LookAutomata()] if can_look_automata(state, seat) else []
     if can_bank(state, seat):
-        others = [h for other in bank_sources(state, seat) for h in state.players[other].hand]
-        out += [A.Bank(t, g) for t in others for g in state.players[seat].hand]
+        out += [A.Bank(s, i) for s in bank_sources(state, seat) for i in range(len(state.players[s].hand))]
     return out
 
 

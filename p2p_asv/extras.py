@@ -5,6 +5,7 @@ from __future__ import annotations
 from .actions import (AttachExtra, DrawTile, Fire, Next, PlaceTile, Plunder, PlayRookie, Reassign,
                       ScrapTile, Torpedo)
 from .cards import CARD_BY_NAME, SPACE_SHIP
+from .blind_take import take_blind
 from .checks import card_claim, play_from_hand, require
 from .destruction import destroy_pirate, destroy_probe, destroy_station, doom_ships
 from .movement import can_end_at, king_distances, ship_allowance
@@ -252,17 +253,8 @@ def do_plunder(state: GameState, seat: int, action: Plunder) -> None:
     require(action.seat in state.plunder_from, f"no ship of seat {action.seat} shares that tile")
     victim = state.players[action.seat]
     require(0 <= action.position < len(victim.hand), f"seat {action.seat} holds {len(victim.hand)} cards")
-    source = tuple(victim.hand)
-    fresh = list(range(state.next_handle, state.next_handle + len(source)))
-    state.next_handle += len(source)
-    taken = fresh.pop(action.position)
-    victim.hand = fresh
-    state.players[seat].hand.append(taken)
+    take_blind(state, action.seat, action.position, seat)
     state.plunder_from = []
-    state.pending.append(ChanceRequest("shuffle", "hand", tuple(sorted(fresh + [taken])), source=source))
-    state.pending.append(ChanceRequest("deal", "hand", (taken,), seat=seat))
-    if fresh:
-        state.pending.append(ChanceRequest("deal", "hand", tuple(fresh), seat=action.seat))
 
 
 # -- Gavin's Raiders (role-play with Advanced Strategy, SPEC §15.8) -------------------------------

@@ -1,7 +1,8 @@
 """The continuing effects of Automata and City of Banks (SPEC §8.10), used in phase 5."""
 from __future__ import annotations
 
-from .actions import Bank, Keep, LookAutomata
+from .actions import Bank, BankGive, Keep, LookAutomata
+from .blind_take import take_blind
 from .checks import require
 from .state import REFILL, ChanceRequest, GameState
 from .turn import hand_limit
@@ -55,28 +56,35 @@ def do_keep(state: GameState, seat: int, action: Keep) -> None:
 
 def can_bank(state: GameState, seat: int) -> bool:
     return (state.phase == REFILL and _owns(state, seat, CITY_OF_BANKS) and not state.bank_used
-            and bool(state.players[seat].hand)
-            and any(p.hand for p in state.players if may_exchange(state.variants, seat, p.seat)))
+            and bool(bank_sources(state, seat)))
 
 
 def bank_sources(state: GameState, seat: int) -> list[int]:
-    """The seats City of Banks may take from: any other seat but a partner (SPEC §13.4)."""
-    return [p.seat for p in state.players if may_exchange(state.variants, seat, p.seat)]
+    """The seats City of Banks may take from: any other seat holding cards but a partner (SPEC §13.4)."""
+    return [p.seat for p in state.players if may_exchange(state.variants, seat, p.seat) and p.hand]
 
 
 def do_bank(state: GameState, seat: int, action: Bank) -> None:
-    """City of Banks: take one card blind from another hand and give one of yours back."""
+    """City of Banks, first half: the card at a position of another seat's reshuffled hand goes
+    to the banker, blind (SPEC §8.10); a card must then be given back (`give`)."""
     require(state.phase == REFILL, "City of Banks works in phase 5")
     require(_owns(state, seat, CITY_OF_BANKS), "you have no City of Banks")
     require(not state.bank_used, "City of Banks works once a turn")
-    owner = next((p.seat for p in state.players if action.take in p.hand), None)
-    require(owner is not None and owner != seat, f"#{action.take} is not in another player's hand")
-    require(may_exchange(state.variants, seat, owner), "partners cannot exchange cards (SPEC §13.4)")
-    require(action.give in state.players[seat].hand, f"#{action.give} is not in your hand")
+    require(0 <= action.seat < len(state.players) and action.seat != seat,
+            "City of Banks takes from another player's hand")
+    require(may_exchange(state.variants, seat, action.seat), "partners cannot exchange cards (SPEC §13.4)")
+    held = len(state.players[action.seat].hand)
+    require(0 <= action.position < held, f"seat {action.seat} holds {held} cards")
+    take_blind(state, action.seat, action.position, seat)
     state.bank_used = True
-    state.players[owner].hand.remove(action.take)
-    state.players[seat].hand.remove(action.give)
-    state.players[seat].hand.append(action.take)
-    state.players[owner].hand.append(action.give)
-    state.pending.append(ChanceRequest("deal", "refuel", (action.take,), seat=seat))
-    state.pending.append(ChanceRequest("deal", "refuel", (action.give,), seat=owner))
+    state.bank_owed = action.seat
+
+
+def do_bank_give(state: GameState, seat: int, action: BankGive) -> None:
+    """City of Banks, second half: any card of the banker's hand, the one just taken included,
+    goes to the seat it took from, dealt to that seat alone."""
+    require(action.card in state.players[seat].hand, f"#{action.card} is not in your hand")
+    holder, state.bank_owed = state.bank_owed, None
+    state.players[seat].hand.remove(action.card)
+    state.players[holder].hand.append(action.card)
+    state.pending.append(ChanceRequest("deal", "hand", (action.card,), seat=holder))

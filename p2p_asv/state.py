@@ -187,6 +187,7 @@ class GameState:
     automata_seen: list[int] = field(default_factory=list)  # SPEC §8.10
     automata_used: bool = False
     bank_used: bool = False
+    bank_owed: int | None = None               # City of Banks took from this seat; a card is owed back
     webs: list[Square] = field(default_factory=list)  # tiles under an Electromagnetic Web (SPEC §8.8)
     energy: int = 0                             # Advanced Strategy (SPEC §13.5)
     closed_phases: list[int] = field(default_factory=list)
@@ -235,7 +236,7 @@ class GameState:
             victory=self.victory, peeked=list(self.peeked), peek_used=self.peek_used,
             energy=self.energy, closed_phases=list(self.closed_phases), phase_used=self.phase_used,
             webs=list(self.webs), automata_seen=list(self.automata_seen),
-            automata_used=self.automata_used, bank_used=self.bank_used,
+            automata_used=self.automata_used, bank_used=self.bank_used, bank_owed=self.bank_owed,
             doom=self.doom.copy() if self.doom else None, black_disks=list(self.black_disks),
             turn_actions=list(self.turn_actions), only_action=self.only_action,
             fresh_extras=list(self.fresh_extras), torpedo_ship=self.torpedo_ship,
@@ -264,7 +265,7 @@ class GameState:
             "variants": [self.variants.plain(), self.victory, self.peeked, self.peek_used,
                          self.energy, self.closed_phases, self.phase_used],
             "webs": [list(sq) for sq in self.webs],
-            "effects": [self.automata_seen, self.automata_used, self.bank_used],
+            "effects": [self.automata_seen, self.automata_used, self.bank_used, self.bank_owed],
             "destruction": [None if self.doom is None else self.doom.plain(),
                             [list(sq) for sq in self.black_disks]],
             "extras": [self.turn_actions, self.only_action, self.fresh_extras, self.torpedo_ship,

@@ -144,3 +144,46 @@ def test_pirate_crew_take_over_the_session_reshuffles_the_hand_and_keeps_it_hidd
     assert sorted([victim.view.known[h] for h in new_hand] + [taker.view.known[taken]]) == \
         sorted(victim_before.values())                               # the same cards, one moved
     assert taken not in victim.view.known and not set(new_hand) & set(taker.view.known)
+
+
+def test_city_of_banks_over_the_session_takes_blind_after_a_proven_reshuffle():
+    """SPEC §8.10 over mental poker (§27.3): the holder's hand is reshuffled with a proof from
+    every seat, the banker names a position and learns only the card taken, the holder learns
+    which card left and which came back, and the third seat learns neither."""
+    from p2p_asv import actions as A
+    from p2p_asv.engine import legal_actions
+    greedy = [bot_agent("greedy", f"bank/{k}") for k in range(3)]
+
+    def agent_for(k):
+        def choose(state, view):
+            legal = legal_actions(state, view)
+            gives = [a for a in legal if isinstance(a, A.BankGive)]
+            if view.seat == 0 and (A.Bank(1, 2) in legal or gives):
+                return (min(gives) if gives else A.Bank(1, 2)).text()   # an old card, not the one taken
+            return greedy[k](state, view)
+        return choose
+
+    peers = make_peers(RULES, 3, agent_for=agent_for)
+    _to_first_player_action(peers)
+    for p in peers:   # the same rigged position on every peer: seat 0 owns City of Banks
+        p.state.players[0].continuing.append("City of Banks")
+    banker, holder, third = sorted(peers, key=lambda p: p.seat)
+    run_until(peers, lambda: "bank" in banker.state.turn_actions)
+    request = banker.state.pending[0]
+    assert (request.kind, request.deck) == ("shuffle", "hand")
+    before = {h: holder.view.known[h] for h in request.source}      # the hand as it was
+    checked = [p.book.shuffles_checked for p in peers]
+    run_until(peers, lambda: "give" in banker.state.turn_actions and not banker.state.pending)
+    assert [p.book.shuffles_checked - c for p, c in zip(peers, checked)] == [2, 2, 2]  # each other seat's proof
+    state = banker.state
+    assert len({p.state_hash() for p in peers}) == 1
+    taken = request.handles[2]                                      # the position named
+    assert taken in state.players[0].hand
+    given = state.players[1].hand[-1]
+    kept = [h for h in state.players[1].hand if h != given]
+    assert not set(before) & set(kept + [taken])                    # all handles are fresh
+    assert sorted([holder.view.known[h] for h in kept] + [banker.view.known[taken]]) == \
+        sorted(before.values())                                     # the same cards, one moved
+    assert taken not in holder.view.known and taken not in third.view.known
+    assert not set(kept) & (set(banker.view.known) | set(third.view.known))
+    assert holder.view.known[given] == banker.view.known[given] and given not in third.view.known

@@ -265,6 +265,20 @@ def test_pirate_crew_needs_its_own_move_onto_an_opponents_tile():
     assert not any(isinstance(a, A.Plunder) for a in g.legal())    # nobody to rob at home
 
 
+def test_pirate_crew_never_takes_from_a_partner():
+    """SPEC §13.4: partners never exchange cards, so the Pirate Crew offers only the rival."""
+    g = Game(4, seed=3, config={"partnership": True})
+    g.tiles()
+    planet(g, "E-5", owner=1)
+    raider = ship(g, 0, "Fighter Ship", HOME, extras=("Pirate Crew",))
+    ship(g, 1, "Scout Ship", E5)
+    ship(g, 2, "Scout Ship", E5)
+    g.to_phase(MOVE)
+    g.act(A.Move(raider, E5))
+    assert {a.seat for a in g.legal() if isinstance(a, A.Plunder)} == {1}
+    refused(g, 0, A.Plunder(2, 0), "no ship of seat 2")
+
+
 def test_extras_cost_energy_in_the_advanced_game():
     """SPEC §15.4, §15.6: firing and playing Captain Rookie cost 1 energy each."""
     g = _advanced("Lord DeWar")

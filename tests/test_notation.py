@@ -65,6 +65,7 @@ def test_round_trip_of_hand_written_actions_with_awkward_names():
         A.Fire(1, "ship", index=4), A.Fire(1, "probe", (5, 5), 1), A.Fire(1, "pirate", (5, 5), 0),
         A.Fire(1, "station", (5, 5)), A.Torpedo(2, (3, 11), 0), A.Plunder(1, 0), A.Plunder(3, 11),
         A.PlayRookie(15, "Captain Rookie", 4), A.Reassign(4, 2),
+        A.Bank(2, 0), A.Bank(1, 11), A.BankGive(17),   # SPEC §8.10
     ]
     for a in cases:
         assert parse_action(a.text()) == a, a.text()
@@ -78,6 +79,7 @@ def test_round_trip_of_hand_written_actions_with_awkward_names():
     "chance shuffle", "chance reveal", "chance reveal #1:no-such-tile", "ship #4:star-t-ship",
     "fire s1", "fire s1 moon D-4/0", "fire s1 station", "plunder 1 0", "plunder 1", "torpedo s1 D-4",
     "rookie #3 s1", "reassign s1", "escape s1", "teleport s1 #3 D-4", "extra s1 #3:fleet-admiral x",
+    "bank 1 0", "bank #3 #4", "bank 1", "give 3", "give #3 #4",
 ])
 def test_malformed_notation_is_refused(text):
     with pytest.raises(MalformedAction):

@@ -136,6 +136,8 @@ def action_score(state: GameState, seat: int, identity: dict[int, str], action, 
         return len(action.cards)
     if kind is A.Bank:
         return 3
+    if kind is A.BankGive:   # give back the least valuable card
+        return -_value(identity.get(action.card))
     if kind is A.DrawCard:
         return 3 if action.deck == "refuel" else 2
     if kind is A.Discard:
