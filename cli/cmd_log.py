@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from cli.games import game_of_log
-from cli.log_tools import EXIT_UNREADABLE, unreadable
+from cli.log_tools import EXIT_UNREADABLE, cannot_read, unreadable
 from protocol.log import parse_event, scan_log
 from protocol.crypto import fingerprint
 from protocol.session import verify_log
@@ -64,7 +64,7 @@ def run(args) -> int:
         return export(args)
     report, session = verify_log(args.log, game_of_log(args.log).rules())
     if unreadable(args.log, session):
-        print(f"cannot read {args.log}: {report.reason}")
+        print(cannot_read(args.log, report.reason))
         return EXIT_UNREADABLE
     records = scan_log(args.log).records
     for seq, wire in enumerate(records):

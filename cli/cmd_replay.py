@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from cli.games import game_of_log
-from cli.log_tools import EXIT_UNREADABLE, seat_names, seq_number, unreadable
+from cli.log_tools import EXIT_UNREADABLE, cannot_read, seat_names, seq_number, unreadable
 from cli.svg_doc import PictureError, check_target, write_svg
 from protocol.log import scan_log
 from protocol.session import verify_log
@@ -41,7 +41,7 @@ def run(args) -> int:
     game = game_of_log(args.log)  # the log's first hello names the game (SPEC §47.6)
     report, session = verify_log(args.log, game.rules(), upto=args.to)
     if unreadable(args.log, session):
-        print(f"cannot read {args.log}: {report.reason}")
+        print(cannot_read(args.log, report.reason))
         return EXIT_UNREADABLE
     if session is None or session.state is None:
         if not report.valid:

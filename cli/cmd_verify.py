@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from cli.games import game_of_log
-from cli.log_tools import EXIT_UNREADABLE, players, unreadable
+from cli.log_tools import EXIT_UNREADABLE, cannot_read, players, unreadable
 from protocol.session import verify_log
 
 
@@ -27,7 +27,7 @@ def run(args) -> int:
             print(json.dumps({"valid": None, "readable": False, "reason": report.reason,
                               "exit_code": EXIT_UNREADABLE}, sort_keys=True))
         else:
-            print(f"cannot read {args.log}: {report.reason}")
+            print(cannot_read(args.log, report.reason))
         return EXIT_UNREADABLE
     if args.json:
         out = report.to_json()

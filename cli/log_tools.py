@@ -26,6 +26,13 @@ def unreadable(path, session) -> bool:
         return True
 
 
+def cannot_read(path, reason: str) -> str:
+    """The line for a log that cannot be read, naming the file once (the reader's reason
+    may name it already)."""
+    prefix = f"cannot read {path}: "
+    return reason if reason.startswith(prefix) else prefix + reason
+
+
 def players(session, colours_for=seat_colours) -> list[str]:
     """'blue alice (MFRG-…)' per seat once the seats are drawn, else per lobby place;
     the fingerprint alone when the log carries no name. `colours_for(n)`: the game's seat
