@@ -202,3 +202,40 @@ def test_asv_play_puts_search_bots_in_the_other_seats():
     assert game.labels == ["search bot", "you"]
     happened = game.wait_for_turn()   # the search bot plays seat 0's whole first turn
     assert game.my_turn() and any(h.seat == 0 for h in happened)
+
+
+# Seed 4, four seats, every seat a 12-iteration search bot: seat 2's decision after these 26
+# moves crashed ("not an action: None"). Seat 1 had just moved onto an undiscovered planet,
+# which claims a planet card in public, but seat 2's worlds dealt seat 1 a hand without one, so
+# seat 1 had no legal action in them.
+CRASH_MOVES = [
+    (0, "draw-tile 4"), (0, "draw-tile 1"), (0, "place #0 D-11 r3"), (0, "place #60 M-2 r0"),
+    (0, "pirate D-11/0"), (0, "special #85:science-outpost @3"), (1, "special #93:peace-talks"),
+    (2, "pass"), (3, "pass"), (0, "pass"), (0, "next"), (0, "next"), (0, "next"), (0, "draw refuel"),
+    (0, "next"), (1, "special #91:troika-summit J-10/0 s2"), (2, "pass"), (3, "pass"), (0, "pass"),
+    (1, "draw-tile 1"), (1, "draw-tile 1"), (1, "place #2 J-9 r1"), (1, "place #1 J-11 r1"),
+    (1, "station J-11"), (1, "next"), (1, "move s2 J-9"),
+]
+
+
+def test_a_seat_that_moved_onto_an_undiscovered_planet_holds_a_planet_card_in_every_world():
+    """SPEC §12.3: a determinisation keeps the public claim of a planet card (SPEC §7.1)."""
+    from p2p_asv.cards import CARD_BY_NAME, PLANET
+    from p2p_asv.engine import parse_action
+    state, dealer = new_game(4), LocalDealer(4)
+    views = [PlayerView(s) for s in range(4)]
+    moves = list(CRASH_MOVES)
+    while moves or to_move(state) == CHANCE:
+        seat = to_move(state)
+        if seat == CHANCE:
+            apply(state, seat, dealer.outcome(state, views))
+            continue
+        expected_seat, text = moves.pop(0)
+        assert seat == expected_seat
+        apply(state, seat, parse_action(text))
+    assert to_move(state) == 2 and state.discovery.discoverer == 1
+    for k in range(30):
+        identity = sample_identities(state, views[2], FastRandom("claim", str(k)))
+        assert any(CARD_BY_NAME[identity[h]].category == PLANET for h in state.players[1].hand)
+    choice = SearchBot("4/2", iterations=12).choose(state, views[2])
+    assert choice in legal_actions(state, views[2])

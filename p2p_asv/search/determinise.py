@@ -6,11 +6,14 @@ The engine's state holds handles; identities are public (`state.names`), known t
 - each deck shuffled at setup holds exactly its contents (the layout is read from a fresh
   `new_game` with the same seats and options, so new decks are covered without code here);
 - cards reshuffled from Space Junk under fresh handles are exactly the cards that left the
-  setup decks unseen (discards), including any the view has seen.
+  setup decks unseen (discards), including any the view has seen;
+- a seat that moved onto an undiscovered planet and has yet to play its planet card holds
+  one: the move claimed it in public (SPEC §7.1), so a world without one could not go on.
 Nothing here reads anything but the public state and the one view.
 """
 from __future__ import annotations
 
+from ..cards import CARD_BY_NAME, PLANET
 from ..setup import new_game
 from ..state import GameState
 from ..view import PlayerView
@@ -114,6 +117,8 @@ class Determiniser:
         self.fresh_known = {h: names.get(h) or known.get(h) for h in self.fresh
                             if (names.get(h) or known.get(h)) is not None}
         self.spare = [n for deck, _, contents in groups if deck in JUNK_FEEDERS for n in contents]
+        self.claimed = _claimed_planet_card(state, view)
+
 
     def sample(self, rng) -> "Draws":
         """One determinisation, drawn with `rng`: the held cards now, the rest on demand."""
@@ -126,7 +131,28 @@ class Determiniser:
             pools.append(left)
         if self.fresh:
             self._fill_fresh(rng, identity)
+        if self.claimed and not any(_is_planet(identity.get(h)) for h in self.claimed):
+            self._give_planet_card(rng, identity, pools)
         return Draws(identity, self.group_of, pools, rng, self.spare)
+
+    def _give_planet_card(self, rng, identity: dict[int, str], pools: list[list[str]]) -> None:
+        """Swap a planet card into the claimant's hidden hand: from what its deck has left
+        undrawn, else from another hidden hand card of the same deck. Counts stay exact."""
+        for i, (handles, _) in enumerate(self.slots):
+            mine = [h for h in self.claimed if h in handles]
+            if not mine:
+                continue
+            h = mine[rng.below(len(mine))]
+            spots = [k for k, n in enumerate(pools[i]) if _is_planet(n)]
+            if spots:
+                k = spots[rng.below(len(spots))]
+                identity[h], pools[i][k] = pools[i][k], identity[h]
+                return
+            others = [o for o in handles if o not in mine and _is_planet(identity.get(o))]
+            if others:
+                o = others[rng.below(len(others))]
+                identity[h], identity[o] = identity[o], identity[h]
+                return
 
     def _fill_fresh(self, rng, identity: dict[int, str]) -> None:
         """Fresh handles hold the cards of the setup-deck leavers, the known ones fixed."""
@@ -147,6 +173,22 @@ class Determiniser:
         for i, h in enumerate(unknown):
             # more unknown fresh handles than leavers only if the layout missed a deck: any card will do
             identity[h] = pool[i] if i < len(pool) else rng.choice(self.spare)
+
+
+def _is_planet(name: str | None) -> bool:
+    card = CARD_BY_NAME.get(name or "")
+    return card is not None and card.category == PLANET
+
+
+def _claimed_planet_card(state: GameState, view: PlayerView) -> list[int]:
+    """The hidden hand handles of another seat that owes a planet card, or []."""
+    d = state.discovery
+    if d is None or d.stage != "planet" or d.planet_card or d.discoverer == view.seat:
+        return []
+    hand = state.players[d.discoverer].hand
+    if any(_is_planet(state.names.get(h) or view.known.get(h)) for h in hand):
+        return []
+    return [h for h in hand if h not in state.names and h not in view.known]
 
 
 def _pop_random(items: list, rng):
