@@ -6,13 +6,13 @@ Bots see only the public state and their own view, like any player.
 from __future__ import annotations
 
 from . import actions as A
+from .bot_extras import laser_ready, torpedo_aim, torpedo_worth, wants_port_card
 from .cards import CARD_BY_NAME
 from .engine import legal_actions
-from .geometry import parse_square
+from .geometry import king_steps, parse_square
 from .search import SearchBot
 from .seeded import SeededRandom
-from .extras import can_fire, laser_targets, nothing_but_tiles
-from .state import MOVE, PLACE_PIECE, GameState
+from .state import GameState
 from .tiles import TILE_BY_ID
 from .view import PlayerView
 
@@ -32,25 +32,11 @@ def _value(name: str) -> int:
     return 0 if value is None else value
 
 
-def laser_ready(state: GameState, seat: int) -> bool:
-    """In phase 2 with nothing done but tiles: one of the seat's armed ships could fire at an
-    opponent's ship in phase 3."""
-    if state.phase != PLACE_PIECE or state.variants.advanced or not nothing_but_tiles(state):
-        return False
-    saved = state.phase
-    state.phase = MOVE
-    try:
-        return any(can_fire(state, s) and any(t.kind == "ship" for t in laser_targets(state, s))
-                   for s in state.ships_of(seat))
-    finally:
-        state.phase = saved
-
-
 def _nearest_ship(state: GameState, seat: int, sq) -> int:
     ships = state.ships_of(seat)
     if not ships:
         return 12
-    return min(max(abs(s.square[0] - sq[0]), abs(s.square[1] - sq[1])) for s in ships)
+    return min(king_steps(s.square, sq) for s in ships)
 
 
 # A rough worth for each Special Action (SPEC §12.1): positive when it hurts a rival or helps us.
@@ -115,11 +101,11 @@ class GreedyBot:
                 return v if mine else -v
             case A.PlayExplorer():
                 return 50
-            case A.Move(square=sq):
+            case A.Move(ship=sid, square=sq):
                 placed = state.board.tile_at(sq)
                 undiscovered = placed is not None and any(
                     (sq, i) not in state.planets for i in range(len(placed.tile.planets)))
-                return 40 + max(placed.tile.planets) if undiscovered else -1
+                return 40 + max(placed.tile.planets) if undiscovered else torpedo_aim(state, sid, sq)
             case A.PlaceTile(tile=h, square=sq):
                 tile = state.board.tile_at(sq)
                 planets = TILE_BY_ID[state.names[h]].planets
@@ -151,7 +137,7 @@ class GreedyBot:
                 name = view.name_of(h, state.names)
                 return -_value(name) if name else 0
             case A.DrawCard(deck=deck):
-                return 3 if deck == "refuel" else 2
+                return 3 if deck == "refuel" else (4 if wants_port_card(state, view) else 2)
             case A.Discard(cards=(h,)):
                 if len(state.players[seat].hand) < 10:
                     return -1
@@ -161,8 +147,8 @@ class GreedyBot:
                 return -2
             case A.Fire(kind=kind):  # SPEC §15.4: an opponent's ship is the prize
                 return {"ship": 30, "station": 10, "pirate": 8}.get(kind, 5)
-            case A.Torpedo():
-                return 8
+            case A.Torpedo(square=sq, segment=seg):
+                return torpedo_worth(state, view, sq, seg)
             case A.Plunder():
                 return 4
             case A.PlayRookie(ship=sid):  # slow down the fastest opponent ship

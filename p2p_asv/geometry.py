@@ -30,6 +30,11 @@ def neighbour(sq: Square, side: int) -> Square:
     return (sq[0] + dx, sq[1] + dy)
 
 
+def king_steps(a: Square, b: Square) -> int:
+    """King steps between two squares on an empty board (suns and worm holes aside)."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
 def king_neighbours(sq: Square) -> list[Square]:
     """The up to eight squares a ship reaches in one step (SPEC §5.6), in a fixed order."""
     out = []

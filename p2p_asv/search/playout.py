@@ -13,7 +13,7 @@ from .. import actions as A
 from ..cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, SPACE_SHIP
 from ..endgame import pirate_points
 from ..engine import legal_actions
-from ..geometry import neighbour, opposite, sector_of
+from ..geometry import king_steps, neighbour, opposite, sector_of
 from ..movement import ship_allowance
 from ..state import DISCARD, REFILL, TILES, GameState
 from ..turn import can_draw, hand_limit, tiles_to_draw
@@ -46,10 +46,6 @@ def planet_targets(state: GameState) -> list:
     return out
 
 
-def _distance(a, b) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
 def holds_planet(state: GameState, seat: int, identity: dict[int, str]) -> bool:
     for h in state.players[seat].hand:
         card = CARD_BY_NAME.get(identity.get(h) or "")
@@ -77,8 +73,8 @@ class _Targets:
             self._list = [sq for sq, _ in planet_targets(self.state)]
         if not self._list:
             return 0
-        before = min(_distance(ship_square, t) for t in self._list)
-        after = min(_distance(square, t) for t in self._list)
+        before = min(king_steps(ship_square, t) for t in self._list)
+        after = min(king_steps(square, t) for t in self._list)
         return max(0, before - after)
 
 
@@ -289,7 +285,7 @@ def seat_value(state: GameState, seat: int, identity: dict[int, str]) -> float:
             value += 2 + (CARD_BY_NAME[ship.name].movement or 0)
             allowance = ship_allowance(ship)
             for sq, best in targets if allowance > 0 else ():
-                turns = max(1, -(-_distance(ship.square, sq) // allowance))
+                turns = max(1, -(-king_steps(ship.square, sq) // allowance))
                 reach = max(reach, REACH_SHARE * (3.0 * best + 2.0) * REACH_DISCOUNT ** (turns - 1))
     return value + reach
 
