@@ -97,8 +97,9 @@ _WRITTEN: dict[str, str] = {
     "automata": "automata           with Automata in play, when drawing: look at the top four Space\n"
                 "                   Port cards; then keep #H [#H] takes one or two of them.",
     "keep": "keep #H [#H]       after automata: the one or two Space Port cards you keep.",
-    "bank": "bank #T #G         with City of Banks in play, in your draw phase: take unseen card #T\n"
-            "                   from another hand and give card #G of yours back.",
+    "bank": "bank SEAT POS      with City of Banks in play, in your draw phase: take the unseen card\n"
+            "                   at position POS (from 1) of seat SEAT's reshuffled hand; then give.",
+    "give": "give #G            after bank: the card of your hand you give back for the one taken.",
     "escape": "escape sN SQ       a ship on a tile a Black Hole destroys flees to a discovered planet\n"
               "                   within its M-number (or teleport saves it).",
     "teleport": "teleport sN #C:teleport SQ  a Teleport card saves your doomed ship sN: it jumps to\n"

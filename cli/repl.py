@@ -103,7 +103,7 @@ CONFIRM_WORDS = ("y", "yes")
 ACTION_WORDS = ("draw-tile", "place", "scrap", "ship", "upgrade", "extra", "probe", "station", "pirate",
                 "score-station", "quest", "move", "discover", "binary", "env", "life", "explorer",
                 "pass", "discard", "draw", "next", "special", "pick", "peek", "take", "automata", "keep",
-                "bank", "escape", "teleport", "fire", "torpedo", "plunder", "rookie", "reassign")
+                "bank", "give", "escape", "teleport", "fire", "torpedo", "plunder", "rookie", "reassign")
 HISTORY_KEEP = 500
 
 

@@ -66,8 +66,9 @@ def note_of(state, action) -> str:
 
 class InfoCommands:
     def list_legal(self, prefix: str = "") -> None:
-        """Numbered legal actions starting with `prefix`, in natural order; a long list is
-        grouped by its first two words (e.g. every square and rotation for one tile)."""
+        """Numbered legal actions starting with `prefix`, in natural order; a list too long
+        for a terminal (with or without a prefix) is grouped by its first two words, e.g.
+        every square and rotation for one tile, and says which prefix narrows it."""
         legal = self.legal_sorted()
         if not legal:
             self.say(f"nothing to do now: {render.whose_move(self.driver.state(), self.driver.seat)}")
@@ -80,7 +81,7 @@ class InfoCommands:
         if not shown:
             words = sorted({a.text().split()[0] for a in legal}, key=narrate.natural_key)
             self.say(f"no legal action starts with {prefix!r}; now you may: {' / '.join(words)}")
-        elif prefix or len(shown) <= LEGAL_LIST_LIMIT:
+        elif len(shown) <= LEGAL_LIST_LIMIT:
             for i, action in shown:
                 note = note_of(state, action)
                 self.say(f"{i:>3}. {action.text()}" + (f"   [{note}]" if note else ""))
@@ -100,9 +101,12 @@ class InfoCommands:
                 head = f"{key}" + (f" [{notes[key]}]" if notes[key] else "") + ": "
                 self.say(textwrap.fill(items, width=width, initial_indent=head, subsequent_indent="      ",
                                        break_on_hyphens=False).replace("\u00a0", " "))
-            self.say(textwrap.fill(f"({len(shown)} actions; type legal PREFIX, e.g. legal "
-                                   f"{next(iter(groups))}, for a numbered list, or Tab to complete)",
-                                   width=width))
+            first_key, first_subs = next(iter(groups.items()))
+            narrower = " ".join([first_key, next(iter(first_subs))]).strip()
+            example = f"legal {narrower}".replace(" ", "\u00a0")   # kept on one line, to copy
+            self.say(textwrap.fill(f"({len(shown)} actions; type one, or legal PREFIX for a numbered "
+                                   f"list, e.g. {example}; Tab completes)", width=width,
+                                   break_on_hyphens=False).replace("\u00a0", " "))
 
     def save_picture(self, path: str) -> None:
         """board --svg FILE (SPEC §31.7). Only the public state is drawn, so the picture

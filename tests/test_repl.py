@@ -329,15 +329,19 @@ def test_squares_any_case_and_legal_in_natural_order(pipe):
     text = said(repl)
     assert text.count("D-4: home-blue") == 2 and "J-10:" in text
     tile = driver.state().drawn[0]
-    repl.handle(f"legal place #{tile} ")
+    repl.handle(f"legal place #{tile}")
+    texts = sorted((a.text() for a in driver.legal() if a.text().startswith(f"place #{tile} ")), key=natural_key)
+    assert len(texts) > 30           # at the start a tile fits in many places: grouped, not 30+ lines
+    grouped = next(line for line in repl.transcript if line.startswith(f"place #{tile} ["))
+    squares = re.findall(r"\b([A-M]-\d+) r", grouped)
+    assert squares == sorted(squares, key=natural_key) and len(squares) > 1   # A-2 before A-12
+    assert f"\nlegal place #{tile} {squares[0]};" in said(repl) or f" legal place #{tile} {squares[0]};" in said(repl)
+    # the narrower prefix gives a numbered list, and typing a number plays exactly that action
+    repl.handle(f"legal place #{tile} {squares[0]}")
     listed = [line.split(". ", 1)[1].split("   [")[0] for line in repl.transcript
               if re.match(r"^ *\d+\. place", line)]
-    squares = [t.split()[2] for t in listed]
-    keys = [(int(sq.split("-")[1]), sq.split("-")[0]) for sq in squares]
-    assert listed and [natural_key(t) for t in listed] == sorted(natural_key(t) for t in listed)
-    assert len(keys) > 1
-    # typing a listed number plays exactly the listed action
-    number = next(line for line in repl.transcript if line.strip().startswith("1. place")).split(".")[0]
+    assert listed == [t for t in texts if t.split()[2] == squares[0]]
+    number = next(line for line in repl.transcript if re.match(r"^ *\d+\. place", line)).split(".")[0]
     repl.handle(number.strip())
     assert f"you: {listed[0]}" in said(repl)
 
