@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 # Exit code after the reader of our output went away (`asv log show LOG | head`): the
@@ -25,12 +26,22 @@ COMMANDS = {
 }
 
 
+def summary(doc: str | None) -> str | None:
+    """A command's line in `asv --help`: the first sentence of its docstring's first
+    paragraph, whole (its first source line alone stopped mid-sentence)."""
+    if not doc:
+        return None
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    m = re.match(r"(.+?[.!?])(\s|$)", paragraph)
+    return m.group(1) if m else paragraph
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asv", description="Peer-to-peer Amazing Space Venture")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module_name in COMMANDS.items():
         module = importlib.import_module(f"cli.{module_name}")
-        p = sub.add_parser(name, help=module.__doc__.strip().splitlines()[0] if module.__doc__ else None)
+        p = sub.add_parser(name, help=summary(module.__doc__), description=summary(module.__doc__))
         module.add_arguments(p)
         p.set_defaults(_module=module)
     return parser
