@@ -6,9 +6,10 @@ from __future__ import annotations
 from .cards import CARD_BY_NAME, SPACE_SHIP
 from .discovery import holds_planet_card
 from .endgame import pirate_points
-from .extras import TORPEDO, can_fire, is_opponent, laser_targets, nothing_but_tiles
+from .extras import (ADMIRAL, LASER, NANO, ROOKIE, TORPEDO, can_fire, is_opponent, laser_targets,
+                     nothing_but_tiles)
 from .geometry import king_steps
-from .movement import undiscovered_planets
+from .movement import ship_allowance, undiscovered_planets
 from .state import MOVE, PLACE_PIECE, GameState
 from .view import PlayerView
 
@@ -84,3 +85,24 @@ def torpedo_aim(state: GameState, sid: int, sq) -> int:
         return 1 + spots[sq]
     gained = min(king_steps(ship.square, t) for t in spots) - min(king_steps(sq, t) for t in spots)
     return gained if gained > 0 else -1
+
+
+def attach_worth(state: GameState, seat: int, action) -> int:
+    """An extra is free (SPEC §6.2), so it is always worth attaching (5); which ship takes it
+    goes by its use there: a Fleet Admiral or Nano-computer that evicts Captain Rookie (onto
+    the fastest rival ship the Admiral can reach), a Photon Torpedo on a ship that can shoot a
+    pirate this very turn, a Laser Beam with the most targets in range, others on the ship that
+    moves furthest."""
+    ship = state.ships[action.ship]
+    worth = 5
+    if action.name in (ADMIRAL, NANO) and ROOKIE in ship.extras:
+        worth += 4
+        if action.evict.startswith("s"):
+            target = state.ships[int(action.evict[1:])]
+            worth += ship_allowance(target) if is_opponent(state, seat, target.owner) else -1
+        return worth
+    if action.name == TORPEDO:
+        return worth + 2 + torpedo_spots(state, seat).get(ship.square, -2)
+    if action.name == LASER:
+        return worth + min(4, len(laser_targets(state, ship)))
+    return worth + min(4, ship_allowance(ship))

@@ -6,7 +6,7 @@ Bots see only the public state and their own view, like any player.
 from __future__ import annotations
 
 from . import actions as A
-from .bot_extras import laser_ready, torpedo_aim, torpedo_worth, wants_port_card
+from .bot_extras import attach_worth, laser_ready, torpedo_aim, torpedo_worth, wants_port_card
 from .cards import CARD_BY_NAME
 from .engine import legal_actions
 from .geometry import king_steps, parse_square
@@ -113,7 +113,7 @@ class GreedyBot:
             case A.NewShip(name=name) | A.Upgrade(name=name):
                 return 6 + CARD_BY_NAME[name].movement
             case A.AttachExtra():
-                return 5
+                return attach_worth(state, seat, action)
             case A.PlaceStation(square=sq):
                 return state.board.station_value(sq)
             case A.PlaceProbe(square=sq, part=part):

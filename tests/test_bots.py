@@ -88,3 +88,31 @@ def test_four_greedy_games_play_every_special_action_and_every_ship_extra():
     for seed in range(1, 5):
         played |= set(play_game(4, seed)[1]["cards_played"])
     assert sorted(wanted - played) == []
+
+
+def _best_attach(g: Game, name: str) -> set:
+    """The greedy's favourite ways to attach the extra `name` (SPEC §12.1)."""
+    bot, view = GreedyBot(0), g.views[0]
+    options = [a for a in g.legal() if isinstance(a, A.AttachExtra) and a.name == name]
+    best = max(bot.score(g.state, view, a) for a in options)
+    return {a for a in options if bot.score(g.state, view, a) == best}
+
+
+def test_a_fleet_admiral_goes_on_the_ship_carrying_captain_rookie_and_sends_him_to_the_fastest_rival():
+    g = _rigged()
+    slowed = ship(g, 0, "Fighter Ship", parse_square("D-4"), extras=("Captain Rookie",))
+    cruiser = ship(g, 1, "Star Cruiser", parse_square("J-10"))
+    admiral = give(g, 0, "Fleet Admiral")
+    assert _best_attach(g, "Fleet Admiral") == {A.AttachExtra(slowed, admiral, "Fleet Admiral", f"s{cruiser}")}
+
+
+def test_a_photon_torpedo_goes_on_the_armed_ship_that_can_shoot_a_pirate_this_turn():
+    g = _rigged()
+    ship(g, 0, "Star Cruiser", parse_square("D-4"))
+    ready = ship(g, 0, "Fighter Ship", ROUTE[0])
+    torpedo = give(g, 0, "Photon Torpedo")
+    assert _best_attach(g, "Photon Torpedo") == {A.AttachExtra(ready, torpedo, "Photon Torpedo")}
+    g.act(A.AttachExtra(ready, torpedo, "Photon Torpedo"))
+    _without_planet_cards(g, 0)
+    g.to_phase(MOVE)
+    assert _choices(g) == {A.Torpedo(ready, ROUTE[1], 0)}
