@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from cli.games import game_of_log
-from cli.log_tools import EXIT_UNREADABLE, cannot_read, unreadable
+from cli.log_tools import EXIT_UNREADABLE, cannot_read, other_rules, unreadable
 from protocol.log import parse_event, scan_log
 from protocol.crypto import fingerprint
 from protocol.session import verify_log
@@ -60,6 +60,12 @@ def export(args) -> int:
 
 
 def run(args) -> int:
+    why_not = other_rules(args.log)     # another asv version's log: nothing can be checked
+    if why_not is not None:
+        print(why_not if args.log_command == "show" else
+              json.dumps({"verdict": {"valid": None, "events": 0, "exit_code": EXIT_UNREADABLE,
+                                      "reason": why_not}}, sort_keys=True))
+        return EXIT_UNREADABLE
     if args.log_command == "export":
         return export(args)
     report, session = verify_log(args.log, game_of_log(args.log).rules())

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from cli.games import game_of_log
-from cli.log_tools import EXIT_UNREADABLE, cannot_read, seat_names, seq_number, unreadable
+from cli.log_tools import EXIT_UNREADABLE, cannot_read, other_rules, seat_names, seq_number, unreadable
 from cli.svg_doc import PictureError, check_target, write_svg
 from protocol.log import scan_log
 from protocol.session import verify_log
@@ -38,6 +38,10 @@ def run(args) -> int:
             print(f"asv replay: --to {args.to} is past the end: the log holds seq 0..{height - 1}",
                   file=sys.stderr)
             return EXIT_USAGE
+    why_not = other_rules(args.log)     # another asv version's log: nothing can be replayed
+    if why_not is not None:
+        print(why_not)
+        return EXIT_UNREADABLE
     game = game_of_log(args.log)  # the log's first hello names the game (SPEC §47.6)
     report, session = verify_log(args.log, game.rules(), upto=args.to)
     if unreadable(args.log, session):

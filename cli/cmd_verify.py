@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from cli.games import game_of_log
-from cli.log_tools import EXIT_UNREADABLE, cannot_read, players, unreadable
+from cli.log_tools import EXIT_UNREADABLE, cannot_read, other_rules, players, unreadable
 from protocol.session import verify_log
 
 
@@ -21,13 +21,15 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     game = game_of_log(args.log)  # the log's first hello names the game (SPEC §47.6)
-    report, session = verify_log(args.log, game.rules())
-    if unreadable(args.log, session):
+    why_not = other_rules(args.log)     # another asv version's log: nothing can be checked
+    report, session = verify_log(args.log, game.rules()) if why_not is None else (None, None)
+    if why_not is not None or unreadable(args.log, session):
+        reason = why_not or cannot_read(args.log, report.reason)
         if args.json:
-            print(json.dumps({"valid": None, "readable": False, "reason": report.reason,
+            print(json.dumps({"valid": None, "readable": False, "reason": why_not or report.reason,
                               "exit_code": EXIT_UNREADABLE}, sort_keys=True))
         else:
-            print(cannot_read(args.log, report.reason))
+            print(reason)
         return EXIT_UNREADABLE
     if args.json:
         out = report.to_json()

@@ -117,6 +117,20 @@ def rules_name_of_log(path: str | Path) -> str | None:
     return name if isinstance(name, str) else None
 
 
+def unknown_rules(path: str | Path) -> str | None:
+    """The rules a log's first (signed) hello names when this program knows no such game:
+    a log of another asv version, which cannot be checked here (SPEC §27.6). None when the
+    rules are known, or the log has no readable hello (the verifier names that problem)."""
+    name = rules_name_of_log(path)
+    return name if name is not None and by_rules_name(name) is None else None
+
+
+def other_rules_reason(path: str | Path, name: str) -> str:
+    known = ", ".join(game.rules_name for game in GAMES.values())
+    return (f"cannot check {path}: it was played under rules {name!r}, which this asv does not know "
+            f"(it plays {known}); check it with the asv version that wrote it")
+
+
 def game_of_log(path: str | Path) -> Game:
     """The game a log was played under. A log without a readable hello, or naming rules this
     program does not know, is checked as the default game: the verifier then names its

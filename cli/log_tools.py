@@ -26,6 +26,14 @@ def unreadable(path, session) -> bool:
         return True
 
 
+def other_rules(path) -> str | None:
+    """Why a readable log cannot be checked by this program: it names rules (a game or a
+    version of one) that this asv does not know (SPEC §27.6, exit 3). None when it can."""
+    from cli.games import other_rules_reason, unknown_rules
+    name = unknown_rules(path)
+    return None if name is None else other_rules_reason(path, name)
+
+
 def cannot_read(path, reason: str) -> str:
     """The line for a log that cannot be read, naming the file once (the reader's reason
     may name it already)."""

@@ -372,7 +372,11 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     recording REPL's); a resumed peer's log names it too."""
     invite = parse_invite(args.address) if args.address else None
     if args.resume:   # the log names its game (SPEC §47.7)
-        from cli.games import game_of_log
+        from cli.games import game_of_log, other_rules_reason, unknown_rules
+        other = unknown_rules(args.resume)
+        if other is not None:
+            raise SystemExit("asv join: " + other_rules_reason(args.resume, other).replace(
+                "cannot check", "cannot resume", 1).replace("check it with", "resume it with", 1))
         resumed = game_of_log(args.resume)
         if rules is None or rules.name != resumed.rules_name:
             rules = rules_for(resumed) if rules_for is not None else resumed.rules()

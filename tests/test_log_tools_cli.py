@@ -123,3 +123,33 @@ def test_keygen_into_an_unwritable_place_is_a_clear_error(tmp_path, capsys):
     blocker.write_text("x")
     assert main(["keygen", "--out", str(blocker / "sub" / "identity.key")]) == 1
     assert "asv keygen: cannot write" in capsys.readouterr().err
+
+
+def test_a_log_of_rules_this_asv_does_not_know_cannot_be_checked_and_is_not_invalid(tmp_path, capsys):
+    """SPEC §27.6: a log played under another version of the rules (its signed first hello
+    names them) is exit 3, 'cannot check', never INVALID (1, the code of a tampered log);
+    `asv join --resume` of it says why instead of failing at seq 0."""
+    from cli.asv_adapter import AsvRules
+    from session_helpers import make_peers, step
+
+    class OlderRules(AsvRules):
+        name = "amazing-space-venture/0"
+
+    peers = make_peers(OlderRules(), 2, log_dir=str(tmp_path))
+    for _ in range(2):
+        step(peers)
+    for p in peers:
+        p.log.close()
+    path = str(tmp_path / "peer0.asvlog")
+    capsys.readouterr()
+    for argv in (["verify", path], ["log", "show", path], ["replay", path]):
+        assert main(argv) == 3, argv
+        out = capsys.readouterr().out
+        assert "INVALID" not in out and "rules 'amazing-space-venture/0'" in out, out
+    assert main(["verify", "--json", path]) == 3
+    assert json.loads(capsys.readouterr().out)["readable"] is False
+    assert main(["log", "export", path]) == 3
+    assert json.loads(capsys.readouterr().out)["verdict"]["exit_code"] == 3
+    with pytest.raises(SystemExit, match=r"cannot resume .*'amazing-space-venture/0'"):
+        main(["join", "--resume", path, "--listen", "127.0.0.1", "--bot", "greedy",
+              "--log-dir", str(tmp_path / "again")])
