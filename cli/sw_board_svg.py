@@ -15,7 +15,7 @@ from space_walk.state import State
 
 from . import svg_shapes
 from .svg_doc import el, label, new_svg, to_text, wrapped
-from .sw_render import _cards, due_text
+from .sw_render import card_counts, due_text
 
 WIDTH, HEIGHT = 1358, 952
 CX, CY = 470, 476                 # the orbit's centre
@@ -104,7 +104,7 @@ def _panel(root: ET.Element, state: State, caption: str, labels: list[str] | Non
         label(block, 368, y + 22, str(points), 26, anchor="end", weight="bold", class_="score")
         fleet = state.ships_in_orbit(seat)
         counts = " ".join(f"{s}{sum(1 for _, r in fleet if r == i)}" for i, s in enumerate(SIZES))
-        extra = (f"hand: {_cards(state.hands[seat])}" if state.action_cards
+        extra = (f"hand: {card_counts(state.hands[seat])}" if state.action_cards
                  else f"tokens {state.tokens[seat]}")
         label(block, 36, y + 38, f"in orbit {counts} · {extra}", 12, fill=DIM)
         waiting = [f"to place {' '.join(f'{s}{n}' for s, n in zip(SIZES, state.reserve[seat]) if n)}"

@@ -82,7 +82,7 @@ def detail_lines(state: State, you: int | None = None) -> list[list[tuple[str, s
         if sum(state.lost[seat]):
             parts.append("lost " + " ".join(f"{s}{n}" for s, n in zip(SIZES, state.lost[seat]) if n))
         if state.action_cards:
-            parts.append(f"hand: {_cards(state.hands[seat])}; pile: {_cards(state.discards[seat])}")
+            parts.append(f"hand: {card_counts(state.hands[seat])}; pile: {card_counts(state.discards[seat])}")
         else:
             parts.append(f"tokens {state.tokens[seat]}" + (" (one used this round)" if state.token_used[seat] else ""))
         who = " (you)" if seat == you else ""
@@ -90,7 +90,7 @@ def detail_lines(state: State, you: int | None = None) -> list[list[tuple[str, s
     return lines
 
 
-def _cards(counts: list[int]) -> str:
+def card_counts(counts: list[int]) -> str:
     return ", ".join(f"{c} {k}" if c > 1 else k for k, c in zip(CARD_KINDS, counts) if c) or "-"
 
 
