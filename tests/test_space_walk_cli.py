@@ -119,7 +119,8 @@ def test_replay_draws_the_orbit_as_an_svg_picture(logs, tmp_path, capsys):
     assert [e.get("data-seat") for e in root.iter(g) if e.get("class") == "seat"] == ["blue", "yellow"]
 
 
-def test_a_log_of_an_unknown_game_is_invalid_and_named(logs, tmp_path, capsys):
+def test_a_log_of_an_unknown_game_cannot_be_checked_and_is_named(logs, tmp_path, capsys):
+    """SPEC §27.6: rules this asv does not know are 'cannot check' (exit 3), not a tampered log."""
     from protocol.crypto import Identity
     from protocol.log import LogWriter
     from protocol.session import SessionPeer
@@ -135,8 +136,9 @@ def test_a_log_of_an_unknown_game_is_invalid_and_named(logs, tmp_path, capsys):
     peer.act()
     log.close()
     capsys.readouterr()
-    assert main(["verify", str(tmp_path / "other.asvlog")]) == 1
-    assert "no-such-game/1" in capsys.readouterr().out
+    assert main(["verify", str(tmp_path / "other.asvlog")]) == 3
+    out = capsys.readouterr().out
+    assert "no-such-game/1" in out and "cannot check" in out and "INVALID" not in out
 
 
 def test_the_registry_follows_the_adapters():
