@@ -115,7 +115,13 @@ def prompt(state: GameState, seat: int, legal: list) -> str:
     if legal:
         return f"{me} · your turn · {phase}> "
     due = to_move(state)
-    who = "dealing" if due == CHANCE else f"{state.players[state.active].colour}'s turn"
+    turn = "your turn" if state.active == seat else f"{state.players[state.active].colour}'s turn"
+    if due == CHANCE:
+        who = "dealing"
+    elif due is not None and due != state.active:   # another seat answers a discovery or a card
+        who = f"{turn}, {state.players[due].colour} to answer"
+    else:
+        who = turn
     return f"{me} · {who} · {phase} · waiting> "
 
 

@@ -405,6 +405,7 @@ def test_the_prompt_names_whose_turn_and_asks_the_question():
     another's discovery it asks the question instead."""
     from cli.narrate import prompt
     from p2p_asv.actions import Pass
+    from p2p_asv.engine import to_move
     from p2p_asv.state import Discovery
     driver = LocalGame(2, 1, seed=3)
     assert prompt(driver.state(), 1, []) == "green · dealing · setup · waiting> "
@@ -414,6 +415,8 @@ def test_the_prompt_names_whose_turn_and_asks_the_question():
     assert prompt(state, 0, []) == "blue · green's turn · tiles (3 to draw) · waiting> "
     state.discovery = Discovery(((9, 4), 0), 0, 1, 2, "Water", stage="environment")
     assert prompt(state, 1, [Pass()]) == "blue discovered J-5: play an environment? env #N / pass> "
+    assert to_move(state) == 0   # the seat whose turn it is waits on the seat asked, and is told so
+    assert prompt(state, 1, []) == "green · your turn, blue to answer · tiles (3 to draw) · waiting> "
     state.discovery.stage = "life_form"
     assert prompt(state, 1, [Pass()]).startswith("blue discovered J-5: play life forms? life #N")
     state.discovery.discoverer = 1
