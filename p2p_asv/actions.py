@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import MalformedAction
 from .geometry import Square, parse_square, square_name
@@ -19,6 +20,7 @@ def is_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+@lru_cache(maxsize=1024)   # a few hundred names, slugged for every listed action's text
 def slug(name: str) -> str:
     """Card or tile name to a notation token: lower case, runs of other characters to '-'."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")

@@ -59,6 +59,8 @@ def special_score(state: GameState, seat: int, action) -> int:
         return 6 if d is not None and d.discoverer != seat else -1
     if name in ("Black Hole", "Supernova", "Kamikaze Attack", "Sabotage"):
         return _blast_worth(state, seat, action)
+    if name == "Trading Post":   # a blind swap: the fewer cards risked, the better
+        return 2 - len(action.args)
     return _SPECIAL_WORTH.get(name, 0)
 
 

@@ -240,9 +240,9 @@ def _discovery_actions(state: GameState, view: PlayerView) -> list:
     elif d.stage == "life_form":
         lifes = _hand(state, view, LIFE_FORM)
         out += [A.PlayLifeForms(((h, n),)) for h, n in lifes]
-        spores = tuple((h, n) for h, n in lifes if CARD_BY_NAME[n].many_per_planet)
-        if len(spores) > 1:
-            out.append(A.PlayLifeForms(spores))
+        spores = sorted((h, n) for h, n in lifes if CARD_BY_NAME[n].many_per_planet)
+        out += [A.PlayLifeForms(group) for k in range(2, len(spores) + 1)   # any number together
+                for group in combinations(spores, k)]
     elif d.stage == "binary":
         out += [A.BinaryDiscover(h, n, sq, i) for h, n in _hand(state, view, PLANET)
                 for sq, i in binary_targets(state)]

@@ -52,6 +52,19 @@ def _troika_args(state: GameState, seat: int) -> list[tuple[str, ...]]:
     return [(p, m) + g for p in planets for m in mine for g in guests]
 
 
+def _trading_post_args(state: GameState, seat: int, handle: int) -> list[tuple[str, ...]]:
+    """SPEC §14.9: every gift, each set of the player's other cards listed once (in handle
+    order), to every seat but a partner, of at most as many cards as that seat holds."""
+    others = [f"#{h}" for h in sorted(h for h in state.players[seat].hand if h != handle)]
+    out: list[tuple[str, ...]] = []
+    for p in state.players:
+        if p.seat == seat or partners(state, seat, p.seat):
+            continue
+        for n in range(1, min(len(others), len(p.hand)) + 1):
+            out += [(f"@{p.seat}",) + gift for gift in combinations(others, n)]
+    return out
+
+
 def _candidates(state: GameState, seat: int, handle: int, name: str) -> list[tuple[str, ...]]:
     seats = [f"@{p.seat}" for p in state.players if p.seat != seat]
     if name == CYBER_JUMP:
@@ -60,10 +73,8 @@ def _candidates(state: GameState, seat: int, handle: int, name: str) -> list[tup
                 + [("discard", f"#{a}", f"#{b}") for a, b in combinations(others, 2)])
     if name in (ESPIONAGE, SCIENCE_OUTPOST):
         return [(s,) for s in seats]
-    if name == TRADING_POST:   # SPEC §14.9: gifts of one or two cards are listed
-        others = sorted(h for h in state.players[seat].hand if h != handle)
-        gifts = [(f"#{a}",) for a in others] + [(f"#{a}", f"#{b}") for a, b in combinations(others, 2)]
-        return [(s,) + g for s in seats if not partners(state, seat, int(s[1:])) for g in gifts]
+    if name == TRADING_POST:
+        return _trading_post_args(state, seat, handle)
     if name == SHIFT_OF_FUNDS:
         return [(s,) for s in seats]
     if name == METEOR_SHOWER:
@@ -91,13 +102,20 @@ def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
     for handle, name in _specials_in_hand(state, view):
         if counts_against_limit(name) and not in_respond and not may_play_another(state, seat):
             continue
+        verdicts: dict[tuple, bool] = {}
         for args in _candidates(state, seat, handle, name):
             action = PlaySpecial(handle, name, args)
-            try:
-                check(state, seat, action, poll)
-            except IllegalAction:
-                continue
-            out.append(action)
+            # A Trading Post gift of cards from the player's own hand is judged by its target and
+            # its size alone (SPEC §14.9), so one check per pair stands for all its sets.
+            key = (args[0], len(args)) if name == TRADING_POST else args
+            if key not in verdicts:
+                try:
+                    check(state, seat, action, poll)
+                    verdicts[key] = True
+                except IllegalAction:
+                    verdicts[key] = False
+            if verdicts[key]:
+                out.append(action)
     return out
 
 

@@ -136,6 +136,8 @@ def action_score(state: GameState, seat: int, identity: dict[int, str], action, 
         return -_value(identity.get(action.card))
     if kind is A.DrawCard:
         return 3 if action.deck == "refuel" else 2
+    if kind is A.PlaySpecial and action.name == "Trading Post":
+        return 2 - len(action.args)   # a blind swap: the fewer cards risked, the better
     if kind is A.Discard:
         if len(state.players[seat].hand) < 10:
             return -2   # a card in hand is worth more than nothing
