@@ -140,7 +140,11 @@ def bot_agent(kind: str, seed: str, think: float | None = None, iterations: int 
     `think`, a fixed number of iterations (reproducible; SPEC §12.3)."""
     bot = make_bot(kind, seed, think=think, iterations=iterations,
                    clock=time.monotonic if think is not None else None)
-    return lambda state, view: bot.choose(state, view).text()
+
+    def agent(state, view) -> str:
+        return bot.choose(state, view).text()
+    agent.thinks = kind == "search"   # a networked peer runs it in a worker thread (SPEC §12.3)
+    return agent
 
 
 def render_board(state: GameState) -> str:

@@ -66,8 +66,8 @@ def run(args) -> int:
     if args.log_dir is not None:
         from cli.local_peers import play_logged_game  # only this mode needs the protocol
         for i in range(args.games):
-            print(json.dumps(play_logged_game(args.players, args.seed + i, kinds, args.log_dir,
-                                                              config, which=game),
+            print(json.dumps(play_logged_game(args.players, args.seed + i, kinds, args.log_dir, config,
+                                              which=game, think=args.think, iterations=args.iterations),
                              sort_keys=True), flush=True)
         return 0
     if game.key == "space-walk":

@@ -31,10 +31,12 @@ class Game:
     def rules(self):
         return getattr(self.module(), self.rules_class)()
 
-    def bot_agent(self, kind: str, seed: str, think: float | None = None):
+    def bot_agent(self, kind: str, seed: str, think: float | None = None, iterations: int | None = None):
+        """The session's agent for a bot seat; `think` and `iterations` are the search bot's
+        budget (SPEC §12.3)."""
         if self.key == "space-walk":   # its bots answer at once: nothing to think about
             return self.module().bot_agent(kind, seed)
-        return self.module().bot_agent(kind, seed, think=think)
+        return self.module().bot_agent(kind, seed, think=think, iterations=iterations)
 
     def render(self, state) -> str:
         return self.module().render_board(state)

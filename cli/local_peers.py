@@ -13,8 +13,10 @@ from protocol.session import SessionPeer, run_local
 
 
 def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | os.PathLike,
-                     config: dict | None = None, which: Game = GAMES["asv"]) -> dict:
-    """Play one game of `which`; every peer writes its own log. Returns a JSON-able summary."""
+                     config: dict | None = None, which: Game = GAMES["asv"],
+                     think: float | None = None, iterations: int | None = None) -> dict:
+    """Play one game of `which`; every peer writes its own log. Returns a JSON-able summary.
+    A search bot thinks `iterations` a decision, or `think` seconds (SPEC §12.2, §12.3)."""
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     rules = which.rules()
@@ -28,7 +30,8 @@ def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | o
         files += [log, secrets]
         # the bot of lobby peer i plays whatever seat the joint seat order gives it
         peers.append(SessionPeer(identity, rules, game, roster, dict(config or {}), log=log, secrets=secrets,
-                                 agent=which.bot_agent(kinds[lobby], f"{seed}/{lobby}")))
+                                 agent=which.bot_agent(kinds[lobby], f"{seed}/{lobby}", think=think,
+                                                      iterations=iterations)))
     start = time.perf_counter()
     try:
         events = run_local(peers)

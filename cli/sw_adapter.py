@@ -78,7 +78,11 @@ class SpaceWalkRules:
 def bot_agent(kind: str, seed: str):
     """An Agent for the session: the named bot picks for its seat."""
     bot = BOTS[kind](seed)
-    return lambda state, view: bot.choose(state, view.seat).text()
+
+    def agent(state, view) -> str:
+        return bot.choose(state, view.seat).text()
+    agent.thinks = False   # every Space Walk bot answers at once: no worker thread (SPEC §12.3)
+    return agent
 
 
 def render_board(state: State) -> str:

@@ -36,6 +36,9 @@ DEFAULT_RESYNC = 2.0       # seconds without progress before asking peers for mi
 DEFAULT_LINGER = 1.0       # seconds to keep serving after the game ends (last wires flush)
 
 
+_THOUGHT = object()   # put in the inbox when the agent's answer is ready: wakes the loop
+
+
 class NotInRoster(RuntimeError):
     """The game started with a roster that does not hold this peer's key."""
 
@@ -161,6 +164,9 @@ class Node:
         # seconds a peer is past a clock its caller keeps (cli: the host's turn clock); such a
         # peer counts as gone for the silent-peer rule (SPEC §29.13-§29.14)
         self.overtime: Callable[[bytes], float] | None = None
+        self._thinking: tuple[SessionPeer, int] | None = None      # the agent asked at (session, height)
+        self._thought: tuple[SessionPeer, int, str] | None = None  # its answer, not yet written
+        self._think_scope = trio.CancelScope()                     # the latest think's, cancelled on stop
 
     # ------------------------------------------------------------------ state
     @property
@@ -269,6 +275,7 @@ class Node:
                 with trio.move_on_after(self.options.linger):
                     await self._linger()
             finally:
+                self._think_scope.cancel()   # the worker thread finishes alone; its answer is dropped
                 self.mesh.close()
                 self._close_files()
 
@@ -341,7 +348,8 @@ class Node:
                 break
             with trio.move_on_after(tick):
                 item = await self._inbox.receive()
-                self._feed(item)
+                if item is not _THOUGHT:
+                    self._feed(item)
                 continue
             await self._idle()
 
@@ -357,10 +365,51 @@ class Node:
             kind = s.pending_obligation()
             if kind is None or (kind == "action" and self.agent is None):
                 return   # a human seat: submit() writes the action
+            text = None   # the session asks an agent that answers at once (thinks = False) itself
+            if kind == "action" and getattr(self.agent, "thinks", True):
+                text = self._thought_for(s)
+                if text is None:
+                    self._start_thinking(s)
+                    return   # the agent's answer wakes the loop; the mesh is served meanwhile
             self.timing.signed[s.chain.height] = time.monotonic()
-            wire = s.act()
+            wire = s.act(text)
             self._applied(s.chain.events[-1])
             await self.mesh.broadcast(wire)
+
+    # ------------------------------------------------------------------ the agent thinks
+    # An agent may think for seconds (the search bot: 1 s a decision, SPEC §12.3). Unless it
+    # says it answers at once (`thinks = False`: greedy, random), it runs in a worker thread so
+    # that this peer, and every other task of the process (keepalives, other peers' events and
+    # votes, catch-up answers, the REPL, in-process bot peers), goes on.
+    # What it reads cannot change meanwhile: while this peer owes the action, the only events
+    # another peer can have accepted at this height are an abort or a halt, which touch neither
+    # the game state nor the view (and end the game); submit() refuses while it thinks. Its
+    # answer is used only for the session and height it was asked about.
+    def _start_thinking(self, s: SessionPeer) -> None:
+        if self._thinking is None:   # one at a time; a stale answer is dropped when it comes
+            self._thinking = (s, s.chain.height)
+            self._think_scope = trio.CancelScope()
+            self._nursery.start_soon(self._think, s, s.chain.height, self._think_scope)
+
+    async def _think(self, s: SessionPeer, height: int, scope: trio.CancelScope) -> None:
+        with scope:
+            try:
+                text = await trio.to_thread.run_sync(self.agent, s.state, s.view, abandon_on_cancel=True)
+            finally:
+                self._thinking = None
+            self._thought = (s, height, text)
+            await self._inbox_send.send(_THOUGHT)
+
+    def _thought_for(self, s: SessionPeer) -> str | None:
+        thought, self._thought = self._thought, None
+        if thought is not None and thought[0] is s and thought[1] == s.chain.height:
+            return thought[2]
+        return None
+
+    @property
+    def thinking(self) -> bool:
+        """True while this peer's agent is choosing its action in a worker thread."""
+        return self._thinking is not None
 
     async def submit(self, action: str) -> None:
         """A human's action for this peer's seat: written now if it is due (raises the
@@ -368,6 +417,8 @@ class Node:
         s = self.session
         if s is None or s.pending_obligation() != "action":
             raise NotYourTurn("no action of this seat is due", seq=self.height, author=self.me)
+        if self._thinking is not None:
+            raise NotYourTurn("this seat's agent is choosing its action", seq=self.height, author=self.me)
         self.timing.signed[s.chain.height] = time.monotonic()
         wire = s.act(action)
         self._applied(s.chain.events[-1])

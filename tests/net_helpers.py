@@ -14,7 +14,7 @@ from protocol.node import Node, NodeOptions
 def bot_node(i: int, game: bytes, log_dir: Path, *, seats: int | None = None, peer=None, identity=None,
              creator: "Node | None" = None, **opts) -> Node:
     """A creator (no `creator` given) or a joiner of `creator`'s game (SPEC §29.2)."""
-    options = NodeOptions(seats=seats, keepalive=0.5, peer_timeout=5.0, **opts)
+    options = NodeOptions(**{"seats": seats, "keepalive": 0.5, "peer_timeout": 5.0, **opts})
     identity = identity or Identity.generate(f"bot{i}")
     return Node(identity, AsvRules(), game, log_dir, agent=bot_agent("greedy", f"test/{i}"),
                 options=options, peer=peer, creator=None if creator is None else creator.identity.fingerprint)

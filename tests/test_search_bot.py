@@ -177,6 +177,30 @@ def test_asv_selfplay_seats_a_search_bot_per_seat():
             main(["selfplay", "--players", "2", "--bots", "search,greedy"] + bad)
 
 
+class _Budget(Exception):
+    """Raised by the recording choose below to stop a logged game after one searched decision."""
+
+
+@pytest.mark.parametrize("flags, expect", [(["--iterations", "3"], (3, None)), (["--think", "0.01"], (None, 0.01))])
+def test_asv_selfplay_log_dir_gives_the_search_bot_its_budget(flags, expect, tmp_path, monkeypatch):
+    """SPEC §12.2: --iterations and --think reach the search bots of a logged selfplay too."""
+    from cli.main import main
+    choose = SearchBot.choose
+
+    def recording(bot, state, view):
+        action = choose(bot, state, view)
+        if bot.last_iterations:   # the first decision it searched
+            raise _Budget(bot.iterations, bot.think if bot.clock is not None else None, bot.last_iterations)
+        return action
+
+    monkeypatch.setattr(SearchBot, "choose", recording)
+    with pytest.raises(_Budget) as seen:
+        main(["selfplay", "--players", "1", "--bots", "search", "--log-dir", str(tmp_path)] + flags)
+    iterations, think, done = seen.value.args
+    assert (iterations, think) == expect
+    assert done == 3 if iterations else done >= 1
+
+
 def test_the_networked_bot_agent_and_the_host_flags_take_the_search_bot():
     from cli.main import build_parser
     from cli.net_peer import _agent

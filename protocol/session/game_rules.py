@@ -49,6 +49,8 @@ class DeckRequest:
 
 
 # An agent picks the next action text for its seat from the public state and its own view.
+# A network peer (protocol.node) calls it in a worker thread, as it may think for seconds,
+# unless the agent says it answers at once with an attribute `thinks = False`.
 Agent = Callable[[Any, Any], str]
 
 
