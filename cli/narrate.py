@@ -80,12 +80,31 @@ STAGE_QUESTIONS = {
 }
 
 
+def _must_answer(state: GameState, poll, seat: int) -> str | None:
+    """The question of a window that must be answered with cards, never passed (SPEC §14.9):
+    Espionage's discard, The Scavenger's and Trading Post's picks."""
+    who = "you" if poll.seat == seat else state.players[poll.seat].colour
+    if poll.kind == "espionage" and poll.targets:
+        n = poll.targets[0]
+        return f"{who} played Espionage on you: discard {n} card(s) of your choice, discard #N ... ({n})"
+    if poll.kind == "scavenge":
+        return "The Scavenger: take one card from Space Junk, pick #N"
+    if poll.kind == "trade" and poll.targets and poll.action is not None:
+        k = len(poll.action.args) - 1
+        return (f"Trading Post: take {k} unseen card(s) from {state.players[poll.targets[0]].colour}'s "
+                f"hand, pick #N ... ({k})")
+    return None
+
+
 def question(state: GameState, seat: int, legal: list) -> str | None:
     """The question this seat must answer now, when it is not simply its own turn's phase:
     another seat's discovery polling it, or a discovery of its own waiting for a card."""
     polls = getattr(state, "polls", None)
     if polls and legal:                 # a response window (SPEC §14.2) asks this seat
         poll = polls[-1]
+        told = _must_answer(state, poll, seat)
+        if told is not None:
+            return told
         words = sorted({a.text().split()[0] for a in legal} - {"pass"}, key=natural_key)
         offer = " / ".join([*words[:3], "pass"])
         who = "you" if poll.seat == seat else state.players[poll.seat].colour

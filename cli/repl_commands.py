@@ -3,6 +3,7 @@ history and help. A mixin of cli.repl.Repl, which provides driver, say, width an
 legal_sorted."""
 from __future__ import annotations
 
+import re
 import textwrap
 
 from p2p_asv import actions as A
@@ -18,6 +19,7 @@ from .svg_doc import save_picture
 from .help_topics import topic, topic_names
 
 LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
+HANDLE = re.compile(r"^#\d+$")
 
 COMMANDS = {
     "help": "help                list commands and the action notation\n"
@@ -64,6 +66,19 @@ def note_of(state, action) -> str:
     return state.names.get(handle, "") if isinstance(handle, int) else ""
 
 
+def _choose_cards(shown: list) -> str | None:
+    """One line for a choice of several cards (Espionage's discard of 5 from 10 is 252
+    actions): the cards to choose from and one example, when every action is the same word
+    followed by the same number of handles; else None."""
+    texts = [a.text().split() for _, a in shown]
+    verb, n = texts[0][0], len(texts[0]) - 1
+    if n < 2 or any(t[0] != verb or len(t) - 1 != n or not all(HANDLE.match(w) for w in t[1:])
+                    for t in texts):
+        return None
+    handles = sorted({w for t in texts for w in t[1:]}, key=narrate.natural_key)
+    return f"{verb} {n} of {' '.join(handles)} ({len(shown)} ways), e.g. {' '.join(texts[0])}"
+
+
 class InfoCommands:
     def list_legal(self, prefix: str = "") -> None:
         """Numbered legal actions starting with `prefix`, in natural order; a list too long
@@ -81,6 +96,8 @@ class InfoCommands:
         if not shown:
             words = sorted({a.text().split()[0] for a in legal}, key=narrate.natural_key)
             self.say(f"no legal action starts with {prefix!r}; now you may: {' / '.join(words)}")
+        elif len(shown) > LEGAL_LIST_LIMIT and _choose_cards(shown) is not None:
+            self.say(_choose_cards(shown))
         elif len(shown) <= LEGAL_LIST_LIMIT:
             for i, action in shown:
                 note = note_of(state, action)

@@ -499,3 +499,23 @@ def test_every_action_word_and_command_has_help(pipe):
     text = said(repl)
     assert "no help on" not in text
     assert "legal [PREFIX]" in text and "look SQUARE" in text and "Special Action card" in text
+
+
+def test_espionage_asks_for_its_discard_and_legal_lists_the_cards_not_252_ways(pipe):
+    """A window that must be answered with cards (SPEC §14.9) says what to do; `legal` for a
+    choice of 5 cards from 10 names the cards and one example instead of 252 grouped lines."""
+    from cli.narrate import prompt
+    from p2p_asv.actions import PlaySpecial
+    from p2p_asv.state import Poll
+    driver = LocalGame(2, 0, seed=3)
+    driver.wait_for_turn()
+    state = driver.state()
+    state.polls.append(Poll("espionage", 1, (0,), PlaySpecial(999, "Espionage", ("@0",)), (5,)))
+    legal = driver.legal()
+    assert len(legal) == 252 and all(a.text().startswith("discard ") for a in legal)
+    assert prompt(state, 0, legal) == ("green played Espionage on you: discard 5 card(s) of your choice, "
+                                       "discard #N ... (5)> ")
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    repl.handle("legal")
+    hand = " ".join(f"#{h}" for h in sorted(state.players[0].hand))
+    assert said(repl) == f"discard 5 of {hand} (252 ways), e.g. {sorted(legal, key=lambda a: natural_key(a.text()))[0].text()}"
