@@ -22,6 +22,7 @@ import math
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -101,8 +102,15 @@ def read_ledger(path: Path) -> list[dict]:
 
 def report(rows: list[dict]) -> None:
     groups: dict[tuple, list[dict]] = {}
+    errors: dict[tuple, int] = {}
     for row in rows:
-        groups.setdefault((row["budget"], row["opponent"], row["players"]), []).append(row)
+        key = (row["budget"], row["opponent"], row["players"])
+        if "error" in row:
+            errors[key] = errors.get(key, 0) + 1
+        else:
+            groups.setdefault(key, []).append(row)
+    for key, count in sorted(errors.items()):
+        print(f"  {key[0]:>10} vs {key[2] - 1} {key[1]}: {count} game(s) ended in a bot error (not counted)")
     for (budget, opponent, players), games in sorted(groups.items()):
         wins = sum(g["share"] for g in games)
         low, high = wilson(wins, len(games))
@@ -134,7 +142,8 @@ def main() -> None:
             parser.error("--report needs --ledger FILE")
         report(read_ledger(args.ledger))
         return
-    done = {(r["budget"], r["opponent"], r["players"], r["seed"]) for r in read_ledger(args.ledger)} \
+    done = {(r["budget"], r["opponent"], r["players"], r["seed"]) for r in read_ledger(args.ledger)
+            if "error" not in r} \
         if args.ledger else set()
     here = commit()
     budget = f"{args.iterations} iterations" if args.iterations else f"{args.think:g} {args.clock} s"
@@ -146,7 +155,16 @@ def main() -> None:
                 if (budget_key(args), opponent, players, args.seed + g) in done:
                     continue
                 cpu_start = time.process_time()
-                share, scores, seat = play(players, args.seed + g, opponent, args)
+                try:
+                    share, scores, seat = play(players, args.seed + g, opponent, args)
+                except Exception as exc:  # a bot bug: shown and kept in the ledger, not counted as a game
+                    traceback.print_exc()
+                    if args.ledger:
+                        with args.ledger.open("a") as ledger:
+                            ledger.write(json.dumps({"budget": budget_key(args), "opponent": opponent,
+                                                     "players": players, "seed": args.seed + g,
+                                                     "error": repr(exc), "commit": here}) + "\n")
+                    continue
                 played += 1
                 wins += share
                 others = [s for i, s in enumerate(scores) if i != seat]

@@ -112,13 +112,13 @@ class SearchBot:
             seat = to_move(state)
             if seat == CHANCE:
                 action = world.play_chance()
-                key = (_observed(action, me, world.identity), _my_hand(state, me, world.identity))
+                key = (_observed(action, me, world.identity), _my_hand(state, me, world.draws))
             elif seat != me:
                 action = policy_action(world, seat)
                 if action is None:
                     break   # no legal action in this world (see policy_action): score it here
                 world.play(seat, action)
-                key = (action, _my_hand(state, me, world.identity))
+                key = (action, _my_hand(state, me, world.draws))
             else:
                 if node.untried is None:
                     options = legal_actions(state, world.views[me])
@@ -181,12 +181,12 @@ def _paired_choice(default, rewards: dict):
     return best
 
 
-def _my_hand(state: GameState, me: int, identity: dict[int, str]) -> tuple:
+def _my_hand(state: GameState, me: int, draws) -> tuple:
     """The bot's own hand, handle and name, which it always sees. Part of every key below the
     root because a hidden event (a blind pick from the hand, its re-shuffle) changes the hand
     differently in different worlds: one node must not serve two hands, or an action listed
     in one world would be played with the other world's cards."""
-    return tuple((h, identity[h]) for h in state.players[me].hand)
+    return tuple((h, draws.name(h)) for h in state.players[me].hand)   # drawn if not yet
 
 
 def _observed(action, me: int, identity: dict[int, str]):
