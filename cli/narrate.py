@@ -86,13 +86,12 @@ def _must_answer(state: GameState, poll, seat: int) -> str | None:
     who = "you" if poll.seat == seat else state.players[poll.seat].colour
     if poll.kind == "espionage" and poll.targets:
         n = poll.targets[0]
-        return f"{who} played Espionage on you: discard {n} card(s) of your choice, discard #N ... ({n})"
+        return f"{who} played Espionage on you: discard {n} of your cards"
     if poll.kind == "scavenge":
-        return "The Scavenger: take one card from Space Junk, pick #N"
+        return "The Scavenger: take one card from Space Junk (pick #N)"
     if poll.kind == "trade" and poll.targets and poll.action is not None:
         k = len(poll.action.args) - 1
-        return (f"Trading Post: take {k} unseen card(s) from {state.players[poll.targets[0]].colour}'s "
-                f"hand, pick #N ... ({k})")
+        return f"Trading Post: take {k} unseen from {state.players[poll.targets[0]].colour}'s hand (pick #N ...)"
     return None
 
 
