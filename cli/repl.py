@@ -319,7 +319,9 @@ class Repl(InfoCommands):
             return FormattedText([(dim, f"  (the {action.deck} deck is shuffled)\n")])
         if isinstance(action, A.ChanceReveal):
             names = ", ".join(f"#{h} {render.card_line(n)}" for h, n in action.cards)
-            line = [(dim, f"  revealed: {names}\n")]
+            text = textwrap.fill(names, self.width() - 1, initial_indent="  revealed: ",
+                                 subsequent_indent="    ", break_on_hyphens=False)
+            line = [(dim, text + "\n")]
             you = state.active == seat
             drawer = "you" if you else state.players[state.active].colour
             draws, takes = ("draw", "take") if you else ("draws", "takes")

@@ -518,3 +518,20 @@ def test_espionage_asks_for_its_discard_and_legal_lists_the_cards_not_252_ways(p
     repl.handle("legal")
     hand = " ".join(f"#{h}" for h in sorted(state.players[0].hand))
     assert said(repl) == f"discard 5 of {hand} (252 ways), e.g. {sorted(legal, key=lambda a: natural_key(a.text()))[0].text()}"
+
+
+def test_a_revealed_tile_line_is_wrapped_at_word_boundaries(pipe):
+    """At 80 columns `revealed: #0 gal-two-corners (tile: ... south-west)` was cut mid-word by
+    the terminal ('sout' / 'h-west'); it is wrapped like the other long lines (SPEC §31.6)."""
+    from cli.repl import Happened
+    from p2p_asv.actions import ChanceReveal
+    from p2p_asv.state import CHANCE
+    from cli import render
+    driver = LocalGame(2, 0, seed=3)
+    driver.wait_for_turn()
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    event = Happened(CHANCE, ChanceReveal(((0, "gal-two-corners"), (1, "gal-two-caps-corner"))))
+    text = "".join(render.plain(line) for line in repl.describe(event))
+    width = repl.width()
+    assert all(len(line) < width for line in text.splitlines()), text
+    assert "south-west" in text and "gal-two-caps-corner" in text
