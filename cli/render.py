@@ -43,15 +43,15 @@ _PATH_GLYPH = {
 LETTER = {"blue": "B", "yellow": "Y", "green": "G", "red": "R"}
 FULL_BOARD_ROWS = 36   # terminal rows the two-line board needs with prompt and toolbar
 
-LETTERS_LEGEND = ("letters: B1 = blue's ship s1 (Y yellow, G green, R red); b▲ station  b• probe  "
-                  "b† pirate;\n         B○→B: planet owned by blue")
+LETTERS_LEGEND = ("letters: B1 = blue's ship s1 (Y yellow, G green, R red);\n"
+                  "         b▲ station  b• probe  b† pirate;  B○→B: planet owned by blue")
 COMPACT_LEGEND = ("4○ planet worth 4 (owned: colour or letter)  ≈ galaxy  ☼ sun  @ worm hole\n"
-                  "4th character: s ship, ▲ station, • probe, † pirate, + several; look SQ for more")
+                  "4th char: s ship, ▲ station, • probe, † pirate, + several; look SQ for more")
 COMPACT_LETTERS = ("4○ planet worth 4 (4B: blue's)  ≈ galaxy  ☼ sun  @ worm hole\n"
-                   "4th character: B blue's ship, b a blue piece, + several; look SQ for more")
+                   "4th char: B blue's ship, b a blue piece, + several; look SQ for more")
 
-LEGEND = ("legend: 4○ planet worth 4 (● owned, owner's colour)  ≈ galaxy  │┌┼ space paths  ☼ sun\n"
-          "        @ worm hole  BH black hole  ·· deep space  · empty (sector colour)\n"
+LEGEND = ("legend: 4○ planet worth 4 (● owned, owner's colour)  ≈ galaxy  │┌┼ space paths\n"
+          "        ☼ sun  @ worm hole  BH black hole  ·· deep space  · empty (sector tint)\n"
           "        s1 ship  ▲ station  • probe  † pirate (pieces in their owner's colour)")
 
 

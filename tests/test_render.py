@@ -152,3 +152,14 @@ def test_card_line_names_category_and_value():
     assert render.card_line("Star-T Ship") == "Star-T Ship (space ship, M+1)"
     assert "tile" in render.card_line("p1-a")
     assert render.card_line("Strong Empire") == "Strong Empire (special quest)"
+
+
+def test_every_board_line_and_legend_fits_80_columns():
+    """`asv replay` prints the full board and its legend: at 80 columns the legend's first line
+    ran to 85 and the terminal broke it ('☼ sun' alone on a line). No line reaches column 80
+    in any board, with or without colour letters."""
+    state, _ = play_game(4, 3)
+    for compact in (False, True):
+        for letters in (False, True):
+            text = render.plain(render.board(state, compact=compact, letters=letters))
+            assert max(len(line) for line in text.splitlines()) < 80, (compact, letters)
