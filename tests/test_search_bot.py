@@ -126,6 +126,27 @@ def test_the_clock_ends_thinking_and_one_legal_action_is_instant():
     assert bot.last_iterations == 0
 
 
+def test_an_engine_failure_in_a_world_ends_that_playout_not_the_decision(monkeypatch):
+    """A world can hold what the true game cannot (a second copy of a one-copy card drawn for
+    a reshuffled handle), and a rule's effect may then fail with a plain error (a second Space
+    Virus raised ValueError in benchmarks/search_speed.py). The playout is scored where it
+    stopped and the search goes on (SPEC §12.3)."""
+    from p2p_asv.search import world as world_module
+    state, views, _ = greedy_until(2, 3, 6)
+    real_apply, calls = world_module.apply, [0]
+
+    def flaky_apply(state, seat, action):
+        calls[0] += 1
+        if calls[0] % 5 == 0:
+            raise ValueError("list.remove(x): x not in list")
+        return real_apply(state, seat, action)
+
+    monkeypatch.setattr(world_module, "apply", flaky_apply)
+    bot = SearchBot("impossible", iterations=30)
+    assert bot.choose(state, views[0]) in legal_actions(state, views[0])
+    assert bot.last_iterations == 30 and calls[0] >= 30
+
+
 VARIANT_GAMES = [
     (2, {}), (1, {"nine_planets": True}), (3, {"role_play": True, "nine_planets": True}),
     (4, {"partnership": True, "tiles_per_turn": 3}), (2, {"advanced": True, "role_play": True}),

@@ -23,7 +23,7 @@ from ..view import PlayerView
 from .determinise import Determiniser
 from .playout import evaluate, policy_action, ranked
 from .rng import FastRandom
-from .world import World
+from .world import ImpossibleWorld, World
 
 DEFAULT_THINK = 1.0        # seconds a decision, with a clock (SPEC §12.3)
 DEFAULT_ITERATIONS = 200   # iterations a decision without a clock (reproducible selfplay)
@@ -103,8 +103,20 @@ class SearchBot:
         self.last_iterations, self.last_actions = done, simulated
         return _paired_choice(default, rewards)
 
-    def _iterate(self, path: list[Node], world: World, me: int, last_turn: int) -> None:
+    def _iterate(self, path: list[Node], world: World, me: int, last_turn: int) -> float:
         """Walk on from path[-1] in `world`, add at most one node, play out, back up."""
+        try:
+            self._walk(path, world, me, last_turn)
+        except ImpossibleWorld:
+            pass   # scored as the failed event left it
+        reward = evaluate(world.state, me, world.identity)
+        for n in path:
+            n.visits += 1
+            n.total += reward
+        return reward
+
+    def _walk(self, path: list[Node], world: World, me: int, last_turn: int) -> None:
+        """Down the tree from path[-1] (adding at most one node to `path`), then play out."""
         state = world.state
         node = path[-1]
         expanded = node.visits == 0
@@ -153,11 +165,6 @@ class SearchBot:
                 if action is None:
                     break
                 world.play(seat, action)
-        reward = evaluate(state, me, world.identity)
-        for n in path:
-            n.visits += 1
-            n.total += reward
-        return reward
 
 
 MIN_PAIRED = 4   # visits a root action needs before it may replace the default

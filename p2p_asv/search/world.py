@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..actions import ChanceDeal, ChanceReveal, ChanceShuffle
 from ..engine import apply
+from ..errors import EngineError
 from ..state import CHANCE, GameState
 from ..view import PlayerView
 
@@ -46,11 +47,26 @@ class World:
         return ChanceDeal(request.seat, request.handles)
 
     def play(self, seat: int, action) -> None:
-        apply(self.state, seat, action)
+        _apply(self.state, seat, action)
         self.actions += 1
 
     def play_chance(self):
         action = self.chance()
-        apply(self.state, CHANCE, action)
+        _apply(self.state, CHANCE, action)
         self.actions += 1
         return action
+
+
+class ImpossibleWorld(Exception):
+    """The engine failed on this world with an error other than a typed refusal: the world
+    holds what the true game cannot (e.g. a second copy of a one-copy card), so a rule's effect
+    met a state its check did not foresee. The playout ends there (SPEC §12.3)."""
+
+
+def _apply(state: GameState, seat: int, action) -> None:
+    try:
+        apply(state, seat, action)
+    except EngineError:
+        raise
+    except Exception as exc:   # noqa: BLE001 - any engine failure on an impossible world
+        raise ImpossibleWorld(f"{type(exc).__name__}: {exc} (playing {action!r})") from exc
