@@ -22,7 +22,7 @@ LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
 HANDLE = re.compile(r"^#\d+$")
 
 COMMANDS = {
-    "help": "help                list commands and the action notation\n"
+    "help": "help                list commands; help actions: the action notation\n"
             "help rules          the game in short; also help move, help station, ...\n"
             "help NAME, help #N  a card (help water, help #81), a tile id or a quest",
     "board": "board [full|compact]  draw the board (compact: one line a square)\n"
@@ -57,7 +57,10 @@ Actions (type them, or press Tab to complete the legal ones):
   special #C:name ...      a Special Action card, when it fits (help special)
 Squares: D-4 or d4 (column A-M, row 1-13). Cards and tiles by handle: #12.
 """
-NOTATION += textwrap.fill("Topics: help " + ", ".join(topic_names()), 78, subsequent_indent="  ")
+TOPICS_LINE = textwrap.fill("Topics: help " + ", ".join(topic_names()), 78, subsequent_indent="  ")
+# `help` alone fits a 24-row terminal with the prompt and toolbar: the notation has its own page
+HELP_MORE = ("Actions: help actions (how to write each); legal lists those you may play now.\n"
+             "More: help rules (the game in short), help topics, help #N (a card in your hand).")
 
 
 def note_of(state, action) -> str:
@@ -143,7 +146,13 @@ class InfoCommands:
             self.say("Commands:", "bold")
             for text in COMMANDS.values():
                 self.say("  " + text.replace("\n", "\n  "))
-            self.say(NOTATION)
+            self.say(HELP_MORE)
+            return
+        if topic_word.lower() in ("actions", "notation"):
+            self.say(NOTATION + TOPICS_LINE)
+            return
+        if topic_word.lower() == "topics":
+            self.say(TOPICS_LINE)
             return
         if topic_word.startswith("#"):
             self.help_handle(topic_word)

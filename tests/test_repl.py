@@ -211,10 +211,15 @@ def test_tab_completes_through_the_prompt():
 def test_help_lists_commands_and_cards():
     driver = LocalGame(1, 0, seed=1)
     with repl_with_lines(driver, "help\rhelp water\rhelp fighter-ship\rhelp strong empire\r"
-                                 "help p1-a\rhelp no-such-card\r") as repl:
-        for _ in range(6):
+                                 "help p1-a\rhelp no-such-card\rhelp actions\rhelp topics\r") as repl:
+        repl.handle(repl.read_line())
+        alone = said(repl)
+        assert len(alone.splitlines()) <= 24 - 4    # fits 80x24 with the prompt and toolbar
+        assert "help actions" in alone and "help rules" in alone
+        for _ in range(7):
             repl.handle(repl.read_line())
     text = said(repl)
+    assert "scrap #T" in text and "Topics: help" in text and "wormhole" in text
     for command in ("board", "hand", "scores", "legal", "look", "quit", "draw-tile N", "next"):
         assert command in text
     assert lookup("water").name in text and lookup("Fighter Ship").name in text
