@@ -15,6 +15,9 @@ from cli.lan import announce, browse, invite_host, lan_address, mdns_interfaces
 from protocol.crypto import Identity
 
 ROOT = Path(__file__).resolve().parents[1]
+# seconds to listen for announcements: on loopback the answer to the first query comes in
+# well under 0.5 s even on a loaded machine (`asv join` waits 3 s on a real LAN)
+BROWSE = 1.0
 
 
 def test_the_users_key_is_made_once_and_kept(tmp_path, monkeypatch):
@@ -57,7 +60,7 @@ def test_a_game_announced_on_loopback_is_found_with_its_invite():
     game, creator = os.urandom(16), Identity.generate().fingerprint
     announcer = announce("127.0.0.1", 40123, game, creator, "alice", 3, 2, interfaces=["127.0.0.1"])
     try:
-        found = browse(2.0, interfaces=["127.0.0.1"])
+        found = browse(BROWSE, interfaces=["127.0.0.1"])
     finally:
         announcer.close()
     mine = [g for g in found if g.invite == f"127.0.0.1:40123/{game.hex()}/{creator}"]
@@ -80,7 +83,7 @@ def test_join_with_no_address_finds_the_announced_game_and_plays_it(tmp_path):
         invite = next(line for line in lines if line.startswith("invite: ")).split("asv join ")[1].strip()
         assert invite.startswith("127.0.0.1:")
         joined = subprocess.run([sys.executable, "-m", "cli.main", "join", "--listen", "127.0.0.1", "--new-key",
-                                 "--bot", "greedy", "--quiet", "--log-dir", str(tmp_path)],
+                                 "--browse-seconds", str(BROWSE), "--bot", "greedy", "--quiet", "--log-dir", str(tmp_path)],
                                 cwd=ROOT, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
         assert joined.returncode == 0, joined.stdout + joined.stderr
         assert f"asv join {invite}" in joined.stdout and "1/2 seats taken" in joined.stdout
@@ -97,7 +100,7 @@ def test_an_announcement_says_how_many_seats_are_still_free():
     announcer = announce("127.0.0.1", 40124, game, creator, "carol", 4, 3, interfaces=["127.0.0.1"])
     try:
         announcer.update(1)
-        found = [g for g in browse(2.0, interfaces=["127.0.0.1"]) if game.hex() in g.invite]
+        found = [g for g in browse(BROWSE, interfaces=["127.0.0.1"]) if game.hex() in g.invite]
     finally:
         announcer.close()
     assert [(g.seats, g.free) for g in found] == [(4, 1)]

@@ -68,6 +68,27 @@ def test_round_trip_and_reopen_append(tmp_path):
         assert w.game == GAME and w.records == [ev.wire for ev in evs]
 
 
+@pytest.mark.parametrize("no_fsync, synced", [(None, True), ("0", True), ("1", False)])
+def test_every_append_is_fsynced_unless_the_test_switch_says_not(tmp_path, monkeypatch, no_fsync, synced):
+    """SPEC §23.4: an append fsyncs before it returns; ASV_NO_FSYNC=1 (set for the test
+    suite, whose logs are thrown away) skips it and changes nothing else."""
+    if no_fsync is None:
+        monkeypatch.delenv("ASV_NO_FSYNC", raising=False)
+    else:
+        monkeypatch.setenv("ASV_NO_FSYNC", no_fsync)
+    calls = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: calls.append(fd) or real(fd))
+    evs = events(3)
+    path = write_log(tmp_path / "g.asvlog", evs[:1])
+    created = len(calls)
+    with LogWriter(path, GAME) as w:
+        for ev in evs[1:]:
+            w.append(ev.wire)
+    assert read_log(path) == [ev.wire for ev in evs]
+    assert (created >= 3, len(calls) - created) == ((True, 2) if synced else (False, 0))
+
+
 def test_writer_needs_game_to_create_and_matching_game_to_open(tmp_path):
     with pytest.raises(LogError, match="no game id"):
         LogWriter(tmp_path / "new.asvlog")

@@ -17,7 +17,8 @@ from protocol.log import scan_log, secrets_path
 from protocol.node import ResumeError, restore_peer
 from protocol.session import verify_log
 
-GAME_LIMIT = 120       # seconds for one bot game in one process: a hang guard on a shared machine
+GAME_LIMIT = 300       # seconds for one bot game in one process: a hang guard (a 4-peer game takes about
+                       # 30 s on an idle 2-core machine, over 120 s when six test runs share it)
 
 
 def verify_all(nodes) -> set[str]:
@@ -29,13 +30,8 @@ def verify_all(nodes) -> set[str]:
     return heads
 
 
-# three peers play whole games in the process tests (test_network_cli) and the abort tests
-@pytest.mark.parametrize("n", [2, 4])
-async def test_bot_peers_play_a_whole_game_over_tcp(n, tmp_path):
-    game = os.urandom(16)
-    with trio.fail_after(GAME_LIMIT):
-        async with trio.open_nursery() as nursery:
-            nodes = await open_game(Runner(nursery), n, game, tmp_path)
+def check_whole_game(nodes) -> None:
+    """Every peer finished the same game, every log verifies, nobody refused anything."""
     assert all(node.session.finished for node in nodes)
     assert len({node.session.chain.head for node in nodes}) == 1
     assert len({node.session.state_hash() for node in nodes}) == 1
@@ -44,6 +40,16 @@ async def test_bot_peers_play_a_whole_game_over_tcp(n, tmp_path):
     # the creator wrote only its own events: the lobby order put it first, nothing more
     first = nodes[0].session.chain.events[0]
     assert first.author == nodes[0].me and first.body["roster"][0] == nodes[0].me
+
+
+# four peers here; two play a whole game in test_bad_connections_during_a_game_harm_nobody,
+# three in the process tests (test_network_cli) and the abort tests
+async def test_bot_peers_play_a_whole_game_over_tcp(tmp_path):
+    game = os.urandom(16)
+    with trio.fail_after(GAME_LIMIT):
+        async with trio.open_nursery() as nursery:
+            nodes = await open_game(Runner(nursery), 4, game, tmp_path)
+    check_whole_game(nodes)
 
 
 async def test_a_killed_peer_resumes_from_its_log_and_the_game_finishes(tmp_path):
@@ -157,8 +163,7 @@ async def test_bad_connections_during_a_game_harm_nobody(tmp_path):
             mallory.close()
             stranger.close()
             await wait_until(lambda: all(n.over for n in nodes))
-    assert verify_all(nodes) == {nodes[0].session.chain.head.hex()}
-    assert all(n.rejected == [] for n in nodes)
+    check_whole_game(nodes)
 
 
 async def test_a_forged_event_is_refused_and_never_logged(tmp_path):
