@@ -12,7 +12,7 @@ from .destruction import destroyable_planets
 from .hidden_specials import (ANSWER_KINDS, ESPIONAGE, SCIENCE_OUTPOST, TRADING_POST, answer_actions,
                               partners)
 from .special_rules import (BLACK_HOLE, CONSPIRACY, CYBER_JUMP, KAMIKAZE, METEOR_SHOWER, SABOTAGE,
-                            SHIFT_OF_FUNDS, SUPERNOVA, TROIKA_SUMMIT, WORM_HOLE, check,
+                            SHIFT_OF_FUNDS, SUPERNOVA, TROIKA_SUMMIT, WORM_HOLE, check, check_card,
                             counts_against_limit, landing_planets, may_play_another)
 from .state import GameState
 from .view import PlayerView
@@ -101,6 +101,10 @@ def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
     out = []
     for handle, name in _specials_in_hand(state, view):
         if counts_against_limit(name) and not in_respond and not may_play_another(state, seat):
+            continue
+        try:   # a card that does not fit here at all: no argument can change that
+            check_card(state, seat, name, poll)
+        except IllegalAction:
             continue
         verdicts: dict[tuple, bool] = {}
         for args in _candidates(state, seat, handle, name):

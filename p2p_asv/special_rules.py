@@ -101,25 +101,35 @@ def tiles_done(state: GameState) -> bool:
 # -- checks ----------------------------------------------------------------------------------
 def check(state: GameState, seat: int, action: PlaySpecial, poll: Poll | None) -> tuple[int, ...]:
     name = action.name
-    require(name not in NOT_YET, f"{name} is not playable in this version (SPEC §14.8)")
+    check_card(state, seat, name, poll)
     if poll is not None and poll.kind == "respond":
         return _check_response(state, seat, action, poll)
+    if poll is not None:
+        return _MOMENT_CHECKS[name](state, seat, action, poll)
+    return _OWN_CHECKS[name](state, seat, action)
+
+
+def check_card(state: GameState, seat: int, name: str, poll: Poll | None) -> None:
+    """The part of `check` that the card's name decides, whatever its arguments: whether it
+    may be played now at all (legal_actions skips a card that fails here without listing its
+    arguments, SPEC §11.2)."""
+    require(name not in NOT_YET, f"{name} is not playable in this version (SPEC §14.8)")
+    if poll is not None and poll.kind == "respond":
+        require(name in CANCELS or name == CONSPIRACY, f"{name} does not answer a Special Action")
+        return
     require(not CARD_BY_NAME[name].response or name == SPACE_VIRUS,
             f"{name} answers another card; play it in a response window")
     if poll is not None:
         require(name in MOMENT_CARDS[poll.kind], f"{name} does not fit this moment")
-        return _MOMENT_CHECKS[name](state, seat, action, poll)
+        return
     require(name not in (UFO, ACID_RAIN, SPACE_VIRUS, TERRA_FORM, LOST_COLONY),
             f"{name} is played at a moment of a discovery, not on its own")
     require(seat == state.active, "Special Actions are played on your own turn or in a window")
     require(not state.only_action, "an Only Action card was played: only tiles are left this turn")
     require(not state.drawn, "place the tile you drew first")
-    return _OWN_CHECKS[name](state, seat, action)
 
 
 def _check_response(state: GameState, seat: int, action: PlaySpecial, poll: Poll) -> tuple[int, ...]:
-    require(action.name in CANCELS or action.name == CONSPIRACY,
-            f"{action.name} does not answer a Special Action")
     if action.name in CANCELS:
         _arity(action, 0)
         return (poll.seat,)

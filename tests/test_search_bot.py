@@ -147,6 +147,36 @@ def test_an_engine_failure_in_a_world_ends_that_playout_not_the_decision(monkeyp
     assert bot.last_iterations == 30 and calls[0] >= 30
 
 
+def test_legal_actions_skip_only_special_cards_that_no_argument_makes_legal(monkeypatch):
+    """SPEC §11.2: legal_actions drops a Special Action card that check_card refuses before
+    listing its arguments (a third of the search bot's time went to listing them in windows
+    they cannot fit). Without that shortcut every list is the same, position after position."""
+    from p2p_asv import special_legal
+    real_check_card, skipped = special_legal.check_card, [0]
+
+    def counting(*args):
+        try:
+            real_check_card(*args)
+        except Exception:
+            skipped[0] += 1
+            raise
+
+    state, dealer = new_game(4), LocalDealer(13)
+    views = [PlayerView(s) for s in range(4)]
+    bots = [GreedyBot(f"13/{s}") for s in range(4)]
+    while state.step < 600 and not state.over:
+        seat = to_move(state)
+        if seat == CHANCE:
+            apply(state, seat, dealer.outcome(state, views))
+            continue
+        monkeypatch.setattr(special_legal, "check_card", counting)
+        fast = legal_actions(state, views[seat])
+        monkeypatch.setattr(special_legal, "check_card", lambda *args: None)
+        assert legal_actions(state, views[seat]) == fast, state.step
+        apply(state, seat, bots[seat].choose(state, views[seat]))
+    assert skipped[0] > 50   # the shortcut was taken, and often
+
+
 VARIANT_GAMES = [
     (2, {}), (1, {"nine_planets": True}), (3, {"role_play": True, "nine_planets": True}),
     (4, {"partnership": True, "tiles_per_turn": 3}), (2, {"advanced": True, "role_play": True}),
