@@ -284,20 +284,23 @@ class Repl(InfoCommands):
         """Let the others play until this seat is due, with a line for each event."""
         self.tell(self.driver.wait_for_turn())
 
-    def tell(self, events: list[Happened]) -> None:
+    def tell(self, events: list[Happened], *, own_echoed: bool = True) -> None:
         for event in events:
-            for line in self.describe(event):
+            for line in self.describe(event, own_echoed=own_echoed):
                 self.happened.append(render.plain(line).rstrip("\n"))
                 self.say(line)
         del self.happened[:-HISTORY_KEEP]
 
-    def describe(self, event: Happened) -> list[FormattedText]:
-        """The lines one applied event earns: the action (not for this seat's own, already
-        echoed when typed), a hidden card dealt, then each score change with its reason."""
+    def describe(self, event: Happened, *, own_echoed: bool = True) -> list[FormattedText]:
+        """The lines one applied event earns: the action (not for this seat's own when it was
+        echoed as typed; a resumed seat is told its own too), a hidden card dealt, then each
+        score change with its reason."""
         state, seat = self.driver.state(), self.driver.seat
         action = event.action
         out: list[FormattedText] = []
-        if event.seat != CHANCE and event.seat != seat:
+        if event.seat == seat and not own_echoed:
+            out.append(FormattedText([("bold", f"you: {action.text()}\n")]))
+        elif event.seat != CHANCE and event.seat != seat:
             colour = state.players[event.seat].colour
             note = note_of(state, action)
             out.append(FormattedText([

@@ -156,9 +156,10 @@ class LiveRepl(Repl, UiSink):
         if first and len(events) > self.RECENT:
             earlier, events = events[:-self.RECENT], events[-self.RECENT:]
             for event in earlier:
-                self.happened.extend(render.plain(line).rstrip("\n") for line in self.describe(event))
+                self.happened.extend(render.plain(line).rstrip("\n")
+                                     for line in self.describe(event, own_echoed=False))
             self.say(f"({len(earlier)} earlier events; history N shows the last N lines)")
-        self.tell(events)
+        self.tell(events, own_echoed=not first)   # on (re)joining, this seat's own moves too
         state = self.driver.state()
         asked = narrate.question(state, self.driver.seat, self.driver.legal())
         if asked is not None and asked != self._asked:

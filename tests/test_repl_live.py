@@ -201,3 +201,26 @@ def test_two_people_on_two_terminals(tmp_path):
         host.close()
         if joiner is not None:
             joiner.close()
+
+
+def test_a_rejoining_seat_is_told_its_own_moves_too():
+    """On (re)joining, the recap of the game so far shows this seat's own actions as
+    'you: ...' (they were typed in another session, never echoed in this one)."""
+    driver = SlowOthers(2, 0, seed=3)
+    driver.wait_for_turn()
+    draw = lambda: next(a for a in driver.legal() if a.text().startswith("draw-tile"))   # noqa: E731
+    action = draw()
+    driver.submit(action)
+    with create_pipe_input() as pipe:
+        repl = LiveRepl(driver, color=False, input=pipe, output=DummyOutput())
+        repl.update(first=True)
+        assert f"you: {action.text()}" in repl.transcript
+        driver.attach(repl)
+        while driver.others_due():     # the dealer reveals the tile drawn
+            driver.step()
+        repl.update()
+        later = draw()                 # a turn draws 3 tiles: still this seat's to play
+        echoed = lambda: sum(line == f"you: {later.text()}" for line in repl.transcript)   # noqa: E731
+        before = echoed()
+        repl.play(later)               # once live, an own action is echoed as typed, not told again
+        assert echoed() == before + 1
