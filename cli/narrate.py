@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from p2p_asv import actions as A
 from p2p_asv.engine import to_move
 from p2p_asv.geometry import Square, square_name
+from p2p_asv.specials import OFFER_KINDS
 from p2p_asv.state import CHANCE, GameState
 
 from . import render
@@ -99,7 +100,8 @@ def question(state: GameState, seat: int, legal: list) -> str | None:
     """The question this seat must answer now, when it is not simply its own turn's phase:
     another seat's discovery polling it, or a discovery of its own waiting for a card."""
     polls = getattr(state, "polls", None)
-    if polls and legal:                 # a response window (SPEC §14.2) asks this seat
+    in_offer = bool(polls) and polls[-1].kind in OFFER_KINDS   # asked below, as a discovery question
+    if polls and legal and not in_offer:   # a response window (SPEC §14.2) asks this seat
         poll = polls[-1]
         told = _must_answer(state, poll, seat)
         if told is not None:

@@ -1,8 +1,9 @@
 """Phase 3: moving a ship and discovering a planet (SPEC §7, §8.1-8.2).
 
-The Environment and Life Form offers are one response-window mechanism: a poll of the seats
-in order, starting with the discoverer and passing to the left, where the first to play a
-card closes the window.
+The Environment and Life Form offers are windows on the one poll stack of SPEC §14.2
+(`state.polls`): the discoverer is asked first, then every other seat from its left, and the
+first card played closes the offer. The discoverer's own steps (the planet card, Binary
+System, explorers) ask it alone and are not windows.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from .movement import destinations, undiscovered_planets
 from .endgame import check_nine_planets
 from .extras import after_move, gavin_second_move
 from .energy import can_afford_discovery
-from .specials import RESUME, open_moment, others_from_left
+from .specials import RESUME, close_offer, offer_open, open_moment, open_offer, others_from_left, settle
 from .state import MOVE, Discovery, GameState, PlanetRecord
 
 # Role-play (SPEC §13.3): the roles that earn a point for each card of a category they play.
@@ -76,18 +77,6 @@ def _discovered_here(state: GameState, sq) -> bool:
     return any((sq, i) in state.planets for i in range(len(placed.tile.planets)))
 
 
-def poll_order(state: GameState, discoverer: int) -> list[int]:
-    n = len(state.players)
-    return [(discoverer + i) % n for i in range(n)]
-
-
-def polled_seat(state: GameState) -> int:
-    d = state.discovery
-    if d.stage in ("planet", "binary", "explorer"):
-        return d.discoverer
-    return poll_order(state, d.discoverer)[d.asked]
-
-
 def do_discover(state: GameState, seat: int, action: Discover) -> None:
     d = state.discovery
     require(d is not None and d.stage == "planet", "there is no planet to discover now")
@@ -101,17 +90,22 @@ def do_discover(state: GameState, seat: int, action: Discover) -> None:
     state.discovery = Discovery((sq, action.planet), seat, d.ship,
                                 placed.tile.planets[action.planet], action.name)
     state.terraformed = False
-    # SPEC §14.5: the discoverer (Lost Colony), then the others (U.F.O.)
+    # SPEC §8.2: the environment offer waits under the planet moment of SPEC §14.5 (Lost Colony
+    # for the discoverer, then U.F.O. for the others), which is asked first.
+    open_offer(state, "environment", seat, resume="stage")
     open_moment(state, "planet", seat, (seat,) + others_from_left(state, seat))
 
 
 def _next_stage(state: GameState) -> None:
+    """An offer has closed: open the life form offer, or score the planet."""
     d = state.discovery
     if d.stage == "environment":
         blocked = d.environment is not None and CARD_BY_NAME[d.environment].blocks_life_form
-        d.stage, d.asked = ("explorer" if blocked else "life_form"), 0
+        d.stage = "explorer" if blocked else "life_form"
+        if not blocked:
+            open_offer(state, "life_form", d.discoverer, resume="stage")
     elif d.stage == "life_form":
-        d.stage, d.asked = "explorer", 0
+        d.stage = "explorer"
     if d.stage == "explorer" and not d.scored:
         _score_planet(state)
         if d.environment == BINARY and binary_targets(state):
@@ -197,8 +191,7 @@ def capture(state: GameState, ship_id: int) -> None:
 
 def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None:
     d = state.discovery
-    require(d is not None and d.stage == "environment", "no environment is being offered")
-    require(seat == polled_seat(state), "it is not your turn to answer the environment offer")
+    require(d is not None and offer_open(state, "environment"), "no environment is being offered")
     card_claim(state, seat, action.card, action.name, ENVIRONMENT)
     require(action.name != WEB or seat != d.discoverer,
             "the Electromagnetic Web is played against the discoverer, not by it")
@@ -210,17 +203,16 @@ def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None
         state.webs.append(d.planet[0])
         if d.ship in state.ships:
             capture(state, d.ship)
+    close_offer(state)
     if CARD_BY_NAME[action.name].value < 0:  # SPEC §14.5: the planet's owner may Terra-Form it
         owner = owner_of(state)
-        open_moment(state, "env", owner, (owner,), resume="stage")
-    else:
-        _next_stage(state)
+        open_moment(state, "env", owner, (owner,))
+    settle(state)   # with no window open on top, the closed offer goes and the discovery goes on
 
 
 def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
     d = state.discovery
-    require(d is not None and d.stage == "life_form", "no life form is being offered")
-    require(seat == polled_seat(state), "it is not your turn to answer the life form offer")
+    require(d is not None and offer_open(state, "life_form"), "no life form is being offered")
     require(len({h for h, _ in action.cards}) == len(action.cards), "a card is named twice")
     for handle, name in action.cards:
         card = card_claim(state, seat, handle, name, LIFE_FORM)
@@ -231,9 +223,10 @@ def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
         role_bonus(state, seat, LIFE_FORM)
         d.life_forms.append(name)
         _keep_card(state, name)
+    close_offer(state)
     # SPEC §14.5: the other seats may answer with Space Virus before the planet scores
-    open_moment(state, "life", seat, others_from_left(state, seat), resume="stage", action=action,
-                targets=(seat,))
+    open_moment(state, "life", seat, others_from_left(state, seat), action=action, targets=(seat,))
+    settle(state)
 
 
 def explorer_points(name: str, discovery: Discovery) -> int:
@@ -300,10 +293,11 @@ def may_decline_discovery(state: GameState) -> bool:
 
 
 def do_pass(state: GameState, seat: int, action: Pass) -> None:
+    """The discoverer's own steps; a pass in an offer is a window's pass (specials.do_poll_pass)."""
     d = state.discovery
-    require(d is not None and (d.stage in ("environment", "life_form", "binary", "explorer")
-                               or may_decline_discovery(state)), "there is nothing to pass on")
-    require(seat == polled_seat(state), "it is not your turn to answer")
+    require(d is not None and (d.stage in ("binary", "explorer") or may_decline_discovery(state)),
+            "there is nothing to pass on")
+    require(seat == d.discoverer, "it is not your turn to answer")
     if d.stage == "binary":
         d.stage = "explorer"
         return
@@ -312,10 +306,6 @@ def do_pass(state: GameState, seat: int, action: Pass) -> None:
         state.discovery = None
         check_nine_planets(state, d.discoverer)
         check_nine_planets(state, owner)
-        return
-    d.asked += 1
-    if d.asked == len(state.players):
-        _next_stage(state)
 
 
 DISCOVERY_ACTIONS = {Move: do_move, Discover: do_discover, BinaryDiscover: do_binary,

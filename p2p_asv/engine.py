@@ -14,7 +14,7 @@ from .cards import CARD_BY_NAME, CARDS, ENVIRONMENT, EXPLORER, LIFE_FORM, ON_OPP
 from .chance import CHANCE_HANDLERS
 from .checks import require
 from .discovery import (DISCOVERY_ACTIONS, WEB, binary_targets, holds_planet_card, kaygus_target,
-                        may_decline_discovery, polled_seat)
+                        may_decline_discovery)
 from . import energy
 from .destruction import DOOM_ACTIONS, doom_legal, doomed_owner
 from .errors import EngineError, IllegalAction, MalformedAction, OutOfTurn
@@ -26,7 +26,7 @@ from .life_effects import (bank_sources, can_bank, can_look_automata, do_bank, d
                            do_look_automata, keep_limit)
 from .quest_rules import do_score_quest, scorable_quests
 from .special_legal import own_specials, poll_actions
-from .specials import ANSWER_KINDS, do_answer, do_poll_pass, do_special, polled
+from .specials import ANSWER_KINDS, OFFER_KINDS, do_answer, do_poll_pass, do_special, polled
 from .quests import QUEST_DECK
 from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState)
 from .tiles import TILE_BY_ID
@@ -66,8 +66,8 @@ def to_move(state: GameState) -> int | None:
         return doomed_owner(state)
     if state.polls:
         return polled(state)
-    if state.discovery is not None:
-        return polled_seat(state)
+    if state.discovery is not None:   # the discoverer's own steps; its offers are polls
+        return state.discovery.discoverer
     return state.active
 
 
@@ -100,6 +100,8 @@ def apply(state: GameState, seat: int, action) -> GameState:
         return state
     if state.polls and state.polls[-1].kind in ANSWER_KINDS:
         require(type(action) in (A.Discard, A.Pick), "answer the card first (SPEC §14.9)")
+    elif state.polls and state.polls[-1].kind in OFFER_KINDS:
+        require(type(action) in OFFER_ANSWERS, "answer the offer first: play a card or pass (SPEC §8.2)")
     elif state.polls:
         require(type(action) in (A.Pass, A.PlaySpecial), "answer the open window first: pass or play a card")
     elif state.discovery is not None:
@@ -127,6 +129,8 @@ def apply(state: GameState, seat: int, action) -> GameState:
 
 
 ONLY_ACTION_LEFT = (A.DrawTile, A.PlaceTile, A.ScrapTile, A.Next)
+# What an offer accepts (SPEC §8.2); each handler refuses the card of the other offer.
+OFFER_ANSWERS = (A.Pass, A.PlayEnvironment, A.PlayLifeForms)
 
 
 def _sneak(action) -> bool:
@@ -193,6 +197,8 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
         return []
     if state.doom is not None:
         found = doom_legal(state, view)
+    elif state.polls and state.polls[-1].kind in OFFER_KINDS:
+        found = _offer_actions(state, view)
     elif state.polls:
         found = poll_actions(state, view)
     elif state.discovery is not None:
@@ -234,22 +240,28 @@ def _discovery_actions(state: GameState, view: PlayerView) -> list:
                  for i in undiscovered_planets(state, d.planet[0])]
                 + ([A.Pass()] if may_decline_discovery(state) else []))
     out = [A.Pass()]
-    if d.stage == "environment":
-        out += [A.PlayEnvironment(h, n) for h, n in _hand(state, view, ENVIRONMENT)
-                if not (n == WEB and seat == d.discoverer)]
-    elif d.stage == "life_form":
-        lifes = _hand(state, view, LIFE_FORM)
-        out += [A.PlayLifeForms(((h, n),)) for h, n in lifes]
-        spores = sorted((h, n) for h, n in lifes if CARD_BY_NAME[n].many_per_planet)
-        out += [A.PlayLifeForms(group) for k in range(2, len(spores) + 1)   # any number together
-                for group in combinations(spores, k)]
-    elif d.stage == "binary":
+    if d.stage == "binary":
         out += [A.BinaryDiscover(h, n, sq, i) for h, n in _hand(state, view, PLANET)
                 for sq, i in binary_targets(state)]
     elif d.stage == "explorer":
         if state.planets[d.planet].owner == seat:   # not after a U.F.O. (SPEC §14.6)
             out += [A.PlayExplorer(h, n) for h, n in _hand(state, view, EXPLORER)
                     if CARD_BY_NAME[n].played_on != ON_OPPONENT_PLANET]
+    return out
+
+
+def _offer_actions(state: GameState, view: PlayerView) -> list:
+    """SPEC §8.2: the polled seat passes or plays a card of the offered kind."""
+    seat, d, out = view.seat, state.discovery, [A.Pass()]
+    if state.polls[-1].kind == "environment":
+        out += [A.PlayEnvironment(h, n) for h, n in _hand(state, view, ENVIRONMENT)
+                if not (n == WEB and seat == d.discoverer)]
+    else:
+        lifes = _hand(state, view, LIFE_FORM)
+        out += [A.PlayLifeForms(((h, n),)) for h, n in lifes]
+        spores = sorted((h, n) for h, n in lifes if CARD_BY_NAME[n].many_per_planet)
+        out += [A.PlayLifeForms(group) for k in range(2, len(spores) + 1)   # any number together
+                for group in combinations(spores, k)]
     return out
 
 

@@ -1,10 +1,12 @@
-"""Special Action cards and the response windows they open (SPEC §14.2-§14.3).
+"""Special Action cards and the response windows they open (SPEC §14.2-§14.3), and the
+discovery's offers (SPEC §8.2), all on one poll stack.
 
 One mechanism carries every out-of-turn answer: a Poll asks seats in order, each passing or
 playing a card. A card played anywhere goes on top as a "respond" poll that asks every other
 seat from the player's left; when all have passed the card takes effect, unless a cancel
 answered it. Moment windows (after a move, a planet card, a negative environment, a life
-form, a scored planet) ask who may play a card that fits that moment.
+form, a scored planet) ask who may play a card that fits that moment. An offer asks the
+discoverer, then every other seat from its left, for an environment or a life form card.
 """
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ from . import hidden_specials  # noqa: F401  (registers the hidden-card rules, S
 from .hidden_specials import ANSWER_KINDS, do_forced_discard, do_pick
 
 LORD_DEWAR = "Lord DeWar"
-RESUME: dict = {}   # what an interrupted turn does when a moment window closes; filled by discovery
+RESUME: dict = {}   # what an interrupted turn does when a window closes; filled by discovery
+# The discovery's offers (SPEC §8.2): windows answered with an environment or life form card.
+OFFER_KINDS = ("environment", "life_form")
 
 
 def others_from_left(state: GameState, seat: int) -> tuple[int, ...]:
@@ -40,6 +44,24 @@ def open_moment(state: GameState, kind: str, origin: int, seats, resume: str | N
         _resume(state, resume)
         return
     state.polls.append(Poll(kind, origin, seats, action, tuple(targets), 0, resume))
+
+
+def open_offer(state: GameState, kind: str, discoverer: int, resume: str) -> None:
+    """SPEC §8.2: ask the discoverer, then every other seat from its left. Sneak Attack does
+    not shorten an offer: answering it is not a response to a Special Action (SPEC §14.4)."""
+    state.polls.append(Poll(kind, discoverer, (discoverer,) + others_from_left(state, discoverer),
+                            resume=resume))
+
+
+def offer_open(state: GameState, kind: str) -> bool:
+    return bool(state.polls) and state.polls[-1].kind == kind
+
+
+def close_offer(state: GameState) -> None:
+    """The first card played closes the offer: every seat counts as answered, so the offer
+    leaves the stack (and the discovery goes on) once the windows the card opens are settled."""
+    top = state.polls[-1]
+    top.asked = len(top.seats)
 
 
 def _resume(state: GameState, resume: str | None) -> None:
@@ -82,7 +104,7 @@ def do_poll_pass(state: GameState, seat: int, action: Pass) -> None:
     require(seat == polled(state), "it is not your turn to answer")
     require(state.polls[-1].kind not in ANSWER_KINDS, "this window must be answered, not passed")
     state.polls[-1].asked += 1
-    _continue(state)
+    settle(state)
 
 
 def do_answer(state: GameState, seat: int, action) -> None:
@@ -93,10 +115,10 @@ def do_answer(state: GameState, seat: int, action) -> None:
     require((kind == "espionage") == (type(action).__name__ == "Discard"),
             "answer Espionage with discard, The Scavenger and Trading Post with pick")
     (do_forced_discard if kind == "espionage" else do_pick)(state, seat, action)
-    _continue(state)
+    settle(state)
 
 
-def _continue(state: GameState) -> None:
+def settle(state: GameState) -> None:
     """Close every window that has asked all its seats, innermost first."""
     while state.polls and state.polls[-1].asked >= len(state.polls[-1].seats):
         top = state.polls.pop()
@@ -121,4 +143,4 @@ def _resolve(state: GameState, poll: Poll) -> None:
         junk(state, action.card)
     elif not EFFECTS[action.name](state, seat, action, below):
         junk(state, action.card)
-    _continue(state)
+    settle(state)

@@ -100,13 +100,12 @@ class Discovery:
     planet_card: str
     environment: str | None = None
     life_forms: list[str] = field(default_factory=list)
-    stage: str = "environment"   # environment -> life_form -> explorer
-    asked: int = 0               # how many seats of the poll order have answered
+    stage: str = "environment"   # planet -> environment -> life_form -> explorer (the offers are polls)
     scored: int = 0
 
     def copy(self) -> "Discovery":
         return Discovery(self.planet, self.discoverer, self.ship, self.tile_value, self.planet_card,
-                         self.environment, list(self.life_forms), self.stage, self.asked, self.scored)
+                         self.environment, list(self.life_forms), self.stage, self.scored)
 
 
 @dataclass
@@ -280,7 +279,7 @@ class GameState:
                 list(self.discovery.planet[0]), self.discovery.planet[1], self.discovery.discoverer,
                 self.discovery.ship, self.discovery.tile_value, self.discovery.planet_card,
                 self.discovery.environment, self.discovery.life_forms, self.discovery.stage,
-                self.discovery.asked, self.discovery.scored],
+                self.discovery.scored],
         }
 
     def hash(self) -> str:

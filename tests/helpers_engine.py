@@ -10,6 +10,7 @@ from p2p_asv import actions as A
 from p2p_asv.dealer import LocalDealer
 from p2p_asv.engine import apply, legal_actions, to_move
 from p2p_asv.setup import HAND_SIZE, new_game
+from p2p_asv.specials import OFFER_KINDS
 from p2p_asv.state import CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES
 from p2p_asv.view import PlayerView
 
@@ -71,7 +72,7 @@ class Game:
         self.dealer = dealer or LocalDealer(seed)
         self.views = [PlayerView(s) for s in range(players)]
         # Like a client's automatic pass (SPEC §14.2): every response window is passed unless
-        # a test turns this off to answer windows itself.
+        # a test turns this off to answer windows itself. Offers (SPEC §8.2) are the tests' own.
         self.auto_pass = auto_pass
         self.settle()
 
@@ -81,7 +82,7 @@ class Game:
             seat = to_move(self.state)
             if seat == CHANCE:
                 apply(self.state, CHANCE, self.dealer.outcome(self.state, self.views))
-            elif self.auto_pass and self.state.polls:
+            elif self.auto_pass and self.state.polls and self.state.polls[-1].kind not in OFFER_KINDS:
                 apply(self.state, seat, A.Pass())
             else:
                 return

@@ -429,6 +429,29 @@ def test_the_prompt_names_whose_turn_and_asks_the_question():
     assert prompt(state, 1, [Pass()]) == "you discovered J-5: play an explorer? explorer #N / pass> "
 
 
+def test_an_offer_on_the_poll_stack_is_asked_as_the_discovery_question():
+    """SPEC §31.6 with §8.2: the offers are windows on the poll stack, yet the prompt still
+    names the discovery and the card kind, for the discoverer and for a seat to its left."""
+    from helpers_engine import Game, RiggedDealer
+    from cli.narrate import prompt
+    from p2p_asv.actions import Discover, Move, Pass
+    hands = [["Cephei"], ["Water"]]
+    g = Game(2, dealer=RiggedDealer(3, tiles=["p2-a", "deep", "deep"], hands=hands))
+    g.tiles([("p2-a", (4, 3), 0)], away=[(3, 3)])
+    g.to_phase(MOVE)
+    g.act(Move(1, (4, 3)))
+    g.act(Discover(g.hand_named(0, "Cephei"), "Cephei", 0))
+    assert g.state.polls[-1].kind == "environment" and g.seat == 0
+    assert prompt(g.state, 0, g.legal(0)) == "you discovered E-4: play an environment? env #N / pass> "
+    g.act(Pass())
+    assert g.seat == 1
+    assert prompt(g.state, 1, g.legal(1)) == "blue discovered E-4: play an environment? env #N / pass> "
+    assert prompt(g.state, 0, []) == "blue · blue's turn · move · waiting> "
+    g.act(Pass())
+    assert g.state.polls[-1].kind == "life_form"
+    assert prompt(g.state, 0, g.legal(0)).startswith("you discovered E-4: play life forms? life #N")
+
+
 def test_board_sizes_and_history(pipe):
     """SPEC §31.6: board full / board compact on demand; history repeats what happened."""
     driver = LocalGame(2, 0, seed=3)
