@@ -446,7 +446,7 @@ def test_an_offer_on_the_poll_stack_is_asked_as_the_discovery_question():
     g.act(Pass())
     assert g.seat == 1
     assert prompt(g.state, 1, g.legal(1)) == "blue discovered E-4: play an environment? env #N / pass> "
-    assert prompt(g.state, 0, []) == "blue · blue's turn · move · waiting> "
+    assert prompt(g.state, 0, []) == "blue · your turn, green to answer · move · waiting> "
     g.act(Pass())
     assert g.state.polls[-1].kind == "life_form"
     assert prompt(g.state, 0, g.legal(0)).startswith("you discovered E-4: play life forms? life #N")
