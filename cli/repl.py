@@ -100,6 +100,7 @@ def default_history(testing: bool = False) -> History:
 
 SQUARE_TOKEN = re.compile(r"^([A-Ma-m])-?(\d{1,2})(/\d)?$")
 CONFIRM_WORDS = ("y", "yes")
+CTRL_C = "(Ctrl-C clears the line; quit or Ctrl-D leaves the game)"
 ACTION_WORDS = ("draw-tile", "place", "scrap", "ship", "upgrade", "extra", "probe", "station", "pirate",
                 "score-station", "quest", "move", "discover", "binary", "env", "life", "explorer",
                 "pass", "discard", "draw", "next", "special", "pick", "peek", "take", "automata", "keep",
@@ -265,6 +266,7 @@ class Repl(InfoCommands):
             try:
                 line = self.read_line()
             except KeyboardInterrupt:
+                self.say(CTRL_C)
                 continue
             except EOFError:
                 self.say("bye")

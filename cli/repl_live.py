@@ -15,7 +15,7 @@ import threading
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from . import narrate, render
-from .repl import Repl
+from .repl import CTRL_C, Repl
 
 __all__ = ["LiveRepl", "UiSink", "NoteWriter"]
 
@@ -121,6 +121,7 @@ class LiveRepl(Repl, UiSink):
             except GameEnded:
                 return False
             except KeyboardInterrupt:
+                self.say(CTRL_C)
                 continue
             except EOFError:             # Ctrl-D: ask, as quit does; Ctrl-D again leaves
                 if self.confirm is not None and self.confirm[1] is LEAVE:

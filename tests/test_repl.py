@@ -563,3 +563,11 @@ def test_a_revealed_tile_line_is_wrapped_at_word_boundaries(pipe):
     width = repl.width()
     assert all(len(line) < width for line in text.splitlines()), text
     assert "south-west" in text and "gal-two-caps-corner" in text
+
+
+def test_ctrl_c_says_how_to_leave():
+    """A new player's Ctrl-C gave a fresh prompt and nothing else; it says how to leave."""
+    driver = LocalGame(1, 0, seed=1)
+    with repl_with_lines(driver, "\x03quit\r") as repl:
+        assert repl.run() == 0
+    assert "quit or Ctrl-D leaves the game" in said(repl) and "left the game" in said(repl)
