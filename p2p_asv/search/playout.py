@@ -255,8 +255,24 @@ VALUE_SHARE = {PLANET: 0.5, ENVIRONMENT: 0.3, LIFE_FORM: 0.3, EXPLORER: 0.5}
 REACH_SHARE, REACH_DISCOUNT = 0.6, 0.6
 
 
-def seat_value(state: GameState, seat: int, identity: dict[int, str]) -> float:
+class _PlanetTargets:
+    """planet_targets(state), worked out at most once however many seats' values need it."""
+    __slots__ = ("state", "_list")
+
+    def __init__(self, state: GameState) -> None:
+        self.state, self._list = state, None
+
+    def get(self) -> list:
+        if self._list is None:
+            self._list = planet_targets(self.state)
+        return self._list
+
+
+def seat_value(state: GameState, seat: int, identity: dict[int, str],
+               targets: _PlanetTargets | None = None) -> float:
     """Points `seat` has, plus what its pieces, planets and hand are likely to bring."""
+    if targets is None:
+        targets = _PlanetTargets(state)
     player = state.players[seat]
     value = float(player.score)
     if state.over:
@@ -280,13 +296,16 @@ def seat_value(state: GameState, seat: int, identity: dict[int, str]) -> float:
             continue
         value += HAND_WORTH.get(card.category, 0.0) + VALUE_SHARE.get(card.category, 0.0) * abs(card.value or 0)
     reach = 0.0
-    holds = holds_planet(state, seat, identity)
-    targets = planet_targets(state) if holds else []
+    holds = None   # whether the seat holds a planet card, asked only when a ship can move
     for ship in state.ships.values():
         if ship.owner == seat:
             value += 2 + (CARD_BY_NAME[ship.name].movement or 0)
             allowance = ship_allowance(ship)
-            for sq, best in targets if allowance > 0 else ():
+            if allowance <= 0:
+                continue
+            if holds is None:
+                holds = holds_planet(state, seat, identity)
+            for sq, best in targets.get() if holds else ():
                 turns = max(1, -(-king_steps(ship.square, sq) // allowance))
                 reach = max(reach, REACH_SHARE * (3.0 * best + 2.0) * REACH_DISCOUNT ** (turns - 1))
     return value + reach
@@ -294,7 +313,8 @@ def seat_value(state: GameState, seat: int, identity: dict[int, str]) -> float:
 
 def evaluate(state: GameState, seat: int, identity: dict[int, str]) -> float:
     """A reward in [0, 1] for `seat`: its value against the best other seat (or team)."""
-    values = [seat_value(state, s, identity) for s in range(len(state.players))]
+    targets = _PlanetTargets(state)
+    values = [seat_value(state, s, identity, targets) for s in range(len(state.players))]
     if state.variants.partnership:
         team = next(t for t in TEAMS if seat in t)
         mine = sum(values[s] for s in team)
