@@ -28,6 +28,9 @@ def add_common(parser) -> None:
                         help="address others should dial, printed in the invite (default: this "
                              "machine's LAN address, or --listen when it names one)")
     parser.add_argument("--no-color", action="store_true", help="plain text in the REPL")
+    parser.add_argument("--auto-pass", action="store_true",
+                        help="in the REPL, answer pass by itself when you are asked (another's card, "
+                             "a discovery) and no card of yours fits")
     parser.add_argument("--quiet", action="store_true", help="no turn-by-turn progress lines")
     parser.add_argument("--think", type=float, default=DEFAULT_THINK, metavar="S",
                         help=f"seconds a search bot thinks a decision (default {DEFAULT_THINK:g})")

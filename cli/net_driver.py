@@ -313,6 +313,8 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         driver = SwNetDriver(node, token, node.rules, address=peer_address(args, None))
         repl_class = SwRepl if repl_class is LiveRepl else repl_class
     use_color = use_colour(args.no_color) if color is None else color
+    if repl_class is LiveRepl and getattr(args, "auto_pass", False):
+        repl_options.setdefault("auto_pass", True)
     repl = repl_class(driver, color=use_color, input=input, output=output,
                       history=history or default_history(), **repl_options)
     if isinstance(repl, UiSink):

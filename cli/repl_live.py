@@ -48,9 +48,12 @@ class LiveRepl(Repl, UiSink):
     since the last call, without waiting) and `attach(sink)`; `resume_hint()` is optional."""
 
     POLL_SECONDS = 1.0   # re-read the driver now and then even without a push
+    AUTO_PASS_SECONDS = 1.5   # SPEC §14.2: an automatic pass waits, so its speed tells less
 
-    def __init__(self, driver, **kw) -> None:
+    def __init__(self, driver, *, auto_pass: bool = False, **kw) -> None:
         super().__init__(driver, **kw)
+        self.auto_pass = auto_pass     # --auto-pass: answer a window with pass when nothing else fits
+        self._auto_step: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._board_turn = -1          # the turn whose start this seat's board was shown for
@@ -171,6 +174,29 @@ class LiveRepl(Repl, UiSink):
             self.show_board()
             self.say(f"-- your turn (turn {state.turn}) --", "bold")
         self._redraw()
+        self._schedule_auto_pass()
+
+    # -- --auto-pass (SPEC §14.2: a client setting; the log holds an ordinary pass) -----------
+    def _only_pass(self) -> bool:
+        """A window asks this seat and pass is all it may answer (no card of its hand fits)."""
+        legal = self.driver.legal()
+        return (bool(getattr(self.driver.state(), "polls", None)) and len(legal) == 1
+                and legal[0].text() == "pass" and self.confirm is None)
+
+    def _schedule_auto_pass(self) -> None:
+        if not self.auto_pass or self._loop is None or self.driver.is_over() or not self._only_pass():
+            return
+        step = self.driver.state().step
+        if self._auto_step != step:
+            self._auto_step = step
+            self._loop.call_later(self.AUTO_PASS_SECONDS, self._auto_pass, step)
+
+    def _auto_pass(self, step: int) -> None:
+        """Pass for this seat if it is still asked the same thing with nothing else to play."""
+        if self.driver.is_over() or self.driver.state().step != step or not self._only_pass():
+            return
+        self.say("(auto-pass: no card of yours fits)")
+        self.play(self.driver.legal()[0])
 
     def _redraw(self) -> None:
         app = self.session.app

@@ -224,3 +224,43 @@ def test_a_rejoining_seat_is_told_its_own_moves_too():
         before = echoed()
         repl.play(later)               # once live, an own action is echoed as typed, not told again
         assert echoed() == before + 1
+
+
+def test_auto_pass_answers_a_window_when_no_card_fits():
+    """--auto-pass (SPEC §14.2, a client setting): asked in a window with pass the only answer,
+    the seat passes by itself after a short delay, once, and the log holds an ordinary pass."""
+    from p2p_asv.state import Poll
+    driver = SlowOthers(2, 0, seed=3)
+    driver.wait_for_turn()
+    state = driver.state()
+    state.players[0].hand = []                    # nothing can fit: pass is all seat 0 may answer
+    state.polls.append(Poll("moved", 1, (0,)))    # the other seat's moment asks seat 0
+    assert [a.text() for a in driver.legal()] == ["pass"]
+    with create_pipe_input() as pipe:
+        repl = LiveRepl(driver, color=False, input=pipe, output=DummyOutput(), auto_pass=True)
+        repl.AUTO_PASS_SECONDS = 0.2
+        said = lambda: "\n".join(repl.transcript)   # noqa: E731
+
+        def script() -> None:
+            wait_for(lambda: "you: pass" in said())
+            assert "(auto-pass: no card of yours fits)" in said() and not driver.state().polls
+            pipe.send_text("quit\r")
+            wait_for(lambda: "y or quit: leave" in said())
+            pipe.send_text("y\r")
+
+        failed: list[BaseException] = []
+
+        def guarded() -> None:
+            try:
+                script()
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
+                failed.append(exc)
+                pipe.close()
+
+        feeder = threading.Thread(target=guarded, daemon=True)
+        feeder.start()
+        assert repl.run() == 0
+        feeder.join(10)
+        if failed:
+            raise failed[0]
+    assert said().count("you: pass") == 1
