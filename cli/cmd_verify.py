@@ -52,5 +52,11 @@ def run(args) -> int:
         c = report.culprit
         print(f"game halted: {c['author']} signed a refused event at seq {c['seq']}: {c['reason']}")
     if report.valid and report.scores is not None:
-        print(f"scores {report.scores}  winners {report.winners}")
+        named = players(session, game.seat_colours)
+        if len(named) == len(report.scores):      # 'scores: blue alice 62, green bob 101'
+            who = lambda seat: named[seat].split(" (")[0]   # noqa: E731 - colour and name
+            print("scores: " + ", ".join(f"{who(s)} {points}" for s, points in enumerate(report.scores)))
+            print("winner: " + " and ".join(who(s) for s in report.winners) if report.winners else "no winner")
+        else:
+            print(f"scores {report.scores}  winners {report.winners}")
     return report.exit_code

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import re
 
 import pytest
 
@@ -61,8 +62,13 @@ def test_tools_say_why_a_file_is_not_a_log(tmp_path, capsys):
 def test_verify_names_the_players_by_colour_name_and_fingerprint(log, capsys):
     capsys.readouterr()
     assert main(["verify", str(log)]) == 0
-    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("players"))
+    out = capsys.readouterr().out.splitlines()
+    line = next(x for x in out if x.startswith("players"))
     assert "blue bot" in line and "green bot" in line and line.count(" (") == 3   # the heading and one fingerprint a seat
+    # the scores and the winner by colour and name too, not 'scores [62, 101]  winners [1]'
+    scores = next(x for x in out if x.startswith("scores"))
+    assert re.fullmatch(r"scores: blue bot\d\S* \d+, green bot\d\S* \d+", scores), scores
+    assert re.fullmatch(r"winner: (blue|green) bot\d\S*( and (blue|green) bot\d\S*)?", out[-1]), out[-1]
 
 
 def test_replay_draws_the_position_as_an_svg_picture(log, tmp_path, capsys):
