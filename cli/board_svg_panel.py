@@ -15,6 +15,7 @@ from .board_svg_pieces import SHIP_SLOTS
 from .svg_doc import el, label, wrapped
 
 INK, DIM = "#e8ecf4", "#9fb0cc"
+CAPTION_LINE = 48          # characters of the caption on a line (a long log name wraps)
 SHIP_LINE = 52             # characters of the ship list on one line of the panel,
 SHIP_LINES = 3             # and at most this many lines (the board shows every ship)
 SUN_CONTROLLED = "#3a3212"   # an empty square next to an unfinished sun (SPEC §4.3)
@@ -122,9 +123,8 @@ def panel(root: ET.Element, state: GameState, x: int, *, caption: str = "",
           labels: list[str] | None = None) -> None:
     g = el(root, "g", class_="panel", transform=f"translate({x} 0)")
     label(g, 0, 36, "Amazing Space Venture", 22, weight="bold")
-    if caption:
-        label(g, 0, 58, caption, 13, fill=DIM, class_="caption")
-    y = wrapped(g, 0, 82, status_line(state), 14, 50, class_="status") + 4
+    y = wrapped(g, 0, 58, caption, 13, CAPTION_LINE, fill=DIM, class_="caption") if caption else 75
+    y = wrapped(g, 0, y + 7, status_line(state), 14, 50, class_="status") + 4
     for seat in range(len(state.players)):
         name = labels[seat] if labels and seat < len(labels) else ""
         y = _seat(g, state, seat, y, name)

@@ -21,6 +21,7 @@ WIDTH, HEIGHT = 1358, 952
 CX, CY = 470, 476                 # the orbit's centre
 PANEL_X = 958
 DIM = "#9fb0cc"
+CAPTION_LINE = 48            # characters of the caption on a line (a long log name wraps)
 HULL = {0: 1.25, 1: 1.05, 2: 0.85}   # a hull's scale by size rank: large, medium, small
 HULL_PATH = "M-11 -7 L6 -7 L12 0 L6 7 L-11 7 Z"
 COLUMNS = 3                       # ships side by side in a square
@@ -85,9 +86,8 @@ def _arrow(root: ET.Element, radius: float) -> None:
 def _panel(root: ET.Element, state: State, caption: str, labels: list[str] | None) -> None:
     g = el(root, "g", class_="panel", transform=f"translate({PANEL_X} 0)")
     label(g, 0, 36, "Space Walk", 22, weight="bold")
-    if caption:
-        label(g, 0, 58, caption, 13, fill=DIM, class_="caption")
-    y = wrapped(g, 0, 82, due_text(state), 14, 50, class_="status") + 8
+    y = wrapped(g, 0, 58, caption, 13, CAPTION_LINE, fill=DIM, class_="caption") if caption else 75
+    y = wrapped(g, 0, y + 7, due_text(state), 14, 50, class_="status") + 8
     for seat in range(state.players):
         name = labels[seat] if labels and seat < len(labels) else ""
         points = state.scores[seat] if state.scores is not None else score(state, seat)
