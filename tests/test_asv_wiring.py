@@ -134,6 +134,8 @@ def test_pirate_crew_take_over_the_session_reshuffles_the_hand_and_keeps_it_hidd
         s.ships[1].extra_cards.append(10_000)
         s.ships[2].square = e5
     taker, victim = sorted(peers, key=lambda p: p.seat)
+    # the victim's hand just before the take: it may play a turn first (the seat order is drawn)
+    run_until(peers, lambda: A.Plunder(1, 2) in legal_actions(taker.state, taker.view))
     victim_before = {h: victim.view.known[h] for h in victim.state.players[1].hand}
     run_until(peers, lambda: "plunder" in taker.state.turn_actions and not taker.state.pending)
     state = taker.state
