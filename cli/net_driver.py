@@ -23,6 +23,7 @@ from p2p_asv.state import CHANCE
 from .asv_adapter import AsvRules
 from .net_peer import GameOver, Printer, exit_code, host_game, join_game, user_error
 from .narrate import before, score_lines
+from .peer_names import ABORT_NOTE, abort_line
 from .turn_clock import TurnClock
 from .repl import Happened, default_history, use_colour
 from .repl_live import LiveRepl, NoteWriter, UiSink
@@ -205,6 +206,11 @@ class NetDriver:
                 self._sink.status(f"gone:{key.hex()}", None)
                 self._absent_shown[key] = False
 
+    def end_reason(self) -> str | None:
+        """Why an aborted game ended, naming the silent seat by colour and name (issue 8)."""
+        s = self.node.session
+        return abort_line(s) if s is not None and s.phase == "aborted" else None
+
     def resume_hint(self) -> str | None:
         """The command that brings this seat back (SPEC §29.7): the log and a peer's address."""
         log = self.node.log_path
@@ -318,7 +324,7 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     repl = repl_class(driver, color=use_color, input=input, output=output,
                       history=history or default_history(), **repl_options)
     if isinstance(repl, UiSink):
-        printer.out = NoteWriter(repl)   # drops and aborts appear above the prompt
+        printer.out = NoteWriter(repl, hold=(ABORT_NOTE,))   # drops appear above the prompt; the abort once, at the end
     play_networked.last_repl = repl      # for tests: the transcript
     repl.run()
     if not node.over:                    # the human left: stop the peer; its log keeps what it wrote
@@ -337,6 +343,6 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     s = node.session
     if s is not None and s.finished and node.log_path is not None:
         repl.say(f"log {node.log_path}  ({s.chain.height} events, head {s.chain.head.hex()})")
-    elif s is not None and s.phase == "aborted":
-        repl.say(s.notes[-1])
+    elif s is not None and s.phase == "aborted" and abort_line(s) not in repl.transcript:
+        repl.say(abort_line(s))   # unless the REPL said it already (LiveRepl does, before its last line)
     return exit_code(node)

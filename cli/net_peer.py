@@ -22,6 +22,7 @@ from cli.games import GAMES, Game, by_rules_name, game_of
 from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
 from cli.peer_book import PeerBook, load_peers
+from cli.peer_names import colours_of, namer
 from cli.turn_clock import CLOCK_KEY, TurnClock, check_clock
 from cli.variant_args import config_from
 from p2p_asv.geometry import seat_colours
@@ -104,12 +105,6 @@ def resume_key(log: str) -> str | None:
     """The throwaway key saved beside LOG, if this seat joined with one."""
     path = Path(log).with_suffix(".key")
     return str(path) if path.exists() else None
-
-
-def colours_of(session) -> tuple[str, ...]:
-    """The seat colours of the session's game (SPEC §47.4)."""
-    game = by_rules_name(session.rules.name)
-    return game.seat_colours(session.players) if game is not None else seat_colours(session.players)
 
 
 def scoreboard(session) -> str:
@@ -236,6 +231,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None), game_kind),
                 options=_options(args, seats), on_applied=_keeping(book, printer.applied))
     node.on_note = _noting(book, node, printer.say)
+    node.namer = namer(node)   # notes name peers "green bob" (issue 8)
     clocked(node)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
@@ -419,6 +415,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                 creator=None if invite is None else invite.creator,
                 choose_game=game_chooser(args, tag, rules_for))
     node.on_note = _noting(book, node, printer.say)
+    node.namer = namer(node)   # notes name peers "green bob" (issue 8)
     clocked(node)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)

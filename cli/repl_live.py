@@ -112,7 +112,10 @@ class LiveRepl(Repl, UiSink):
         self.update()
         if getattr(self.driver.state(), "over", True):
             self.finish()
-        else:   # aborted or halted: the reason was told above; there is no winner to name
+        else:   # aborted or halted: no winner to name; say why once (an abort's line is held till here)
+            reason = getattr(self.driver, "end_reason", lambda: None)()
+            if reason:
+                self.say(reason, "fg:ansiyellow")
             self.say("the game ended before its end; no final scoreboard", "bold")
         return 0
 
@@ -235,15 +238,16 @@ class LiveRepl(Repl, UiSink):
 class NoteWriter:
     """A text file for net_peer.Printer whose lines go to the REPL's sink instead of stdout."""
 
-    def __init__(self, sink: UiSink) -> None:
+    def __init__(self, sink: UiSink, *, hold: tuple[str, ...] = ()) -> None:
         self.sink = sink
+        self.hold = hold     # lines beginning so are not shown now: the REPL says them once at the end
         self._part = ""
 
     def write(self, text: str) -> int:
         self._part += text
         while "\n" in self._part:
             line, self._part = self._part.split("\n", 1)
-            if line.strip():
+            if line.strip() and not line.strip().startswith(self.hold or ("\0",)):
                 self.sink.note(line.strip())
         return len(text)
 

@@ -26,7 +26,7 @@ from protocol.session.abort import (ABORT_KIND, REFUSE_KIND, VOTE_BASE, VOTE_KIN
 from protocol.errors import EventError, ReplayedEvent
 from protocol.log import LogWriter, SecretsFile, SignedEvent, parse_event, secrets_path
 from protocol.crypto import Identity, fingerprint
-from protocol.net import KeyNotAllowed, Mesh, PeerRefused, TransportError
+from protocol.net import KeyNotAllowed, Mesh, PeerRefused, TransportError, plain_reason
 from protocol.session.halt import HALT_KIND
 
 __all__ = ["Node", "NodeOptions", "NotInRoster", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT"]
@@ -164,6 +164,8 @@ class Node:
         # seconds a peer is past a clock its caller keeps (cli: the host's turn clock); such a
         # peer counts as gone for the silent-peer rule (SPEC §29.13-§29.14)
         self.overtime: Callable[[bytes], float] | None = None
+        # how the caller names a peer in notes (cli: "green bob"); None or "" falls back to who()
+        self.namer: Callable[[bytes], str | None] | None = None
         self._thinking: tuple[SessionPeer, int] | None = None      # the agent asked at (session, height)
         self._thought: tuple[SessionPeer, int, str] | None = None  # its answer, not yet written
         self._think_scope = trio.CancelScope()                     # the latest think's, cancelled on stop
@@ -241,12 +243,16 @@ class Node:
         self._down_since.setdefault(key, time.monotonic())
         if not self.over:
             waits = "" if self.session is None else (
-                f"; the game waits for them: they come back with `asv join --resume LOG` (their log), "
-                f"and the game is aborted if they stay gone {self.options.timeout:g} s")
-            self.note(f"lost {self.who(key)} at {time.strftime('%H:%M:%S')}: {error}{waits}")
+                f" — the game waits: they come back with `asv join --resume LOG` (their log); "
+                f"aborted if gone {self.options.timeout:g} s")
+            self.note(f"lost {self.who(key)} ({plain_reason(error)}) at {time.strftime('%H:%M:%S')}{waits}")
 
     def who(self, key: bytes) -> str:
-        """A peer's display name and fingerprint, as far as this peer knows them."""
+        """A peer's display name and fingerprint, as far as this peer knows them; the
+        caller's `namer` (cli: seat colour and name) when it knows the peer."""
+        named = self.namer(key) if self.namer is not None else None
+        if named:
+            return named
         s = self.session
         if s is not None and s.roster is not None and key in s.roster and s.roster.index(key) < len(s.names):
             return f"{s.names[s.roster.index(key)]} ({fingerprint(key)})"
@@ -554,7 +560,7 @@ class Node:
         if self.ballot.cast == (self.height, s.next_author()):
             return False
         vote = self.ballot.vote(self.identity, s)
-        self.note(f"voted {fingerprint(s.next_author())} silent at seq {self.height}")
+        self.note(f"voted {self.who(s.next_author())} silent at seq {self.height}")
         await self.mesh.broadcast(vote.wire)
         return True
 

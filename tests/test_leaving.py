@@ -104,7 +104,7 @@ def test_a_player_who_leaves_is_named_and_a_gone_one_is_aborted_without_a_traceb
         leaver.type("quit")
         leaver.type("y")
         assert leaver.proc.wait(30) == 1
-        stayer.expect(rf"lost {name} \(\S+\) at \d\d:\d\d:\d\d: .*", timeout=30)
+        stayer.expect(rf"lost \w+ {name} \([^)\]]*\) at \d\d:\d\d:\d\d", timeout=30)
         stayer.expect(r"abort", timeout=60)
         deadline = time.monotonic() + 30
         while stayer.proc.poll() is None:        # keep reading: a full pty would block its writes

@@ -26,7 +26,7 @@ from protocol.net.errors import (
     BadEventWire, CannotListen, CatchupTimeout, ConnectionClosed, DuplicateConnection, FrameAuthError, FrameTooLarge,
     HandshakeError, HandshakeSignatureError, HandshakeTimeout, KeyNotAllowed, MalformedFrame,
     NotConnected, PeerRefused, PeerTimeout, ReplayedNonce, SendQueueFull, TransportError,
-    UnknownGame, UnknownMessageType, VersionMismatch, Flooding,
+    UnknownGame, UnknownMessageType, VersionMismatch, Flooding, plain_reason,
 )
 
 __all__ = [
@@ -39,4 +39,5 @@ __all__ = [
     "HandshakeError", "VersionMismatch", "UnknownGame", "KeyNotAllowed", "HandshakeSignatureError",
     "ReplayedNonce", "DuplicateConnection", "HandshakeTimeout", "PeerRefused", "PeerTimeout",
     "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout", "CannotListen", "Flooding",
+    "plain_reason",
 ]

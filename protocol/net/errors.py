@@ -13,6 +13,7 @@ __all__ = [
     "HandshakeError", "VersionMismatch", "UnknownGame", "KeyNotAllowed", "HandshakeSignatureError",
     "ReplayedNonce", "DuplicateConnection", "HandshakeTimeout", "PeerRefused", "PeerTimeout",
     "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout", "CannotListen", "Flooding",
+    "plain_reason",
 ]
 
 REMOTE = "remote"
@@ -171,3 +172,16 @@ class Flooding(TransportError):
     in flight, or addresses in `peers` messages), so it is dropped (SPEC §28.9)."""
 
     code = "flood"
+
+
+def plain_reason(error: TransportError) -> str:
+    """Why a connection ended, in a few words a player reads (no class names, no blame
+    brackets): the line that says a peer was lost shows this (SPEC §29.13)."""
+    if isinstance(error, ConnectionClosed):
+        return "connection cut off mid-message" if error.mid_frame else "connection closed"
+    if isinstance(error, PeerTimeout):
+        return f"no sign of life for {error.seconds:g} s"
+    if isinstance(error, PeerRefused):
+        return f"it refused the connection: {error.reason}"
+    where = "" if error.side == REMOTE else "this side: "
+    return f"{where}{error.reason}"

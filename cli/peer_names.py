@@ -1,0 +1,47 @@
+"""Naming the peers of a live game in its lines: seat colour and name, as the rest of the
+REPL does ("green bob"), not the key's fingerprint (issue 8 item 3; SPEC §29.13)."""
+from __future__ import annotations
+
+from p2p_asv.geometry import seat_colours
+
+from protocol.crypto import fingerprint
+
+from .games import by_rules_name
+
+__all__ = ["colours_of", "seat_name", "namer", "abort_line", "ABORT_NOTE"]
+
+ABORT_NOTE = "abort: "   # how the session's own note of an abort begins (protocol.session.abort)
+
+
+def colours_of(session) -> tuple[str, ...]:
+    """The seat colours of the session's game (SPEC §47.4)."""
+    game = by_rules_name(session.rules.name)
+    return game.seat_colours(session.players) if game is not None else seat_colours(session.players)
+
+
+def seat_name(session, key: bytes) -> str | None:
+    """'green bob' for a seated peer; None before the seats are fixed or for a stranger."""
+    if session is None or key not in getattr(session, "seat_of", {}):
+        return None
+    seat = session.seat_of[key]
+    colours = colours_of(session)
+    name = session.names[session.roster.index(key)] if key in session.roster else fingerprint(key)
+    return f"{colours[seat]} {name}" if seat < len(colours) else name
+
+
+def namer(node):
+    """A Node.namer that names peers by the node's current session."""
+    return lambda key: seat_name(node.session, key)
+
+
+def abort_line(session) -> str:
+    """The one line that ends an aborted game: who was silent, and who co-signed."""
+    ev = session.chain.events[-1] if session.chain.events else None
+    body = ev.body if ev is not None and ev.kind == "abort" else None
+    if not isinstance(body, dict) or "silent" not in body:
+        return session.notes[-1] if session.notes else "the game was aborted"
+    silent = body["silent"]
+    who = seat_name(session, silent) or fingerprint(silent)
+    writer = seat_name(session, ev.author) or fingerprint(ev.author)
+    return (f"game aborted: {who} stayed gone past the timeout (at event {ev.seq}); "
+            f"written by {writer}, co-signed by {len(body.get('votes', []))} peer(s)")
