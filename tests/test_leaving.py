@@ -114,6 +114,8 @@ def test_a_player_who_leaves_is_named_and_a_gone_one_is_aborted_without_a_traceb
         stayer.read()
         assert "Traceback" not in stayer.text and "Winner:" not in stayer.text
         assert "no final scoreboard" in stayer.text
+        # the abort names the gone seat by colour and name, once (SPEC §29.13)
+        assert len(re.findall(rf"game aborted: \w+ {name} stayed gone", stayer.text)) == 1, stayer.text[-2000:]
     finally:
         host.close()
         if joiner is not None:
