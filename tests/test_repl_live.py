@@ -49,6 +49,26 @@ def wait_for(condition, timeout=10.0) -> None:
         time.sleep(0.01)
 
 
+def run_with_script(repl, pipe, script) -> None:
+    """Run `repl` while `script` types into `pipe` from another thread; a failure in the script
+    ends the input (so the REPL leaves instead of waiting) and is raised here."""
+    failed: list[BaseException] = []
+
+    def guarded() -> None:
+        try:
+            script()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
+            failed.append(exc)
+            pipe.close()
+
+    feeder = threading.Thread(target=guarded, daemon=True)
+    feeder.start()
+    assert repl.run() == 0
+    feeder.join(10)
+    if failed:
+        raise failed[0]
+
+
 def test_live_repl_shows_others_as_they_play_and_refuses_out_of_turn_lines():
     driver = SlowOthers(2, 1, seed=3)            # seat 1: the bot in seat 0 plays first
     with create_pipe_input() as pipe:
@@ -82,21 +102,7 @@ def test_live_repl_shows_others_as_they_play_and_refuses_out_of_turn_lines():
             wait_for(lambda: "y or quit: leave" in said())
             pipe.send_text("y\r")
 
-        failed: list[BaseException] = []
-
-        def guarded() -> None:
-            try:
-                script()
-            except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
-                failed.append(exc)
-                pipe.close()             # end of input: the REPL leaves instead of waiting
-
-        feeder = threading.Thread(target=guarded, daemon=True)
-        feeder.start()
-        assert repl.run() == 0
-        feeder.join(10)
-        if failed:
-            raise failed[0]
+        run_with_script(repl, pipe, script)
     assert "left the game" in said()
     assert "you:" not in said()                  # nothing typed out of turn was ever played
 
@@ -248,19 +254,5 @@ def test_auto_pass_answers_a_window_when_no_card_fits():
             wait_for(lambda: "y or quit: leave" in said())
             pipe.send_text("y\r")
 
-        failed: list[BaseException] = []
-
-        def guarded() -> None:
-            try:
-                script()
-            except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
-                failed.append(exc)
-                pipe.close()
-
-        feeder = threading.Thread(target=guarded, daemon=True)
-        feeder.start()
-        assert repl.run() == 0
-        feeder.join(10)
-        if failed:
-            raise failed[0]
+        run_with_script(repl, pipe, script)
     assert said().count("you: pass") == 1
