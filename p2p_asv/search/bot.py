@@ -127,8 +127,6 @@ class SearchBot:
                 key = (_observed(action, me, world.identity), _my_hand(state, me, world.draws))
             elif seat != me:
                 action = policy_action(world, seat)
-                if action is None:
-                    break   # no legal action in this world (see policy_action): score it here
                 world.play(seat, action)
                 key = (action, _my_hand(state, me, world.draws))
             else:
@@ -161,10 +159,7 @@ class SearchBot:
             if seat == CHANCE:
                 world.play_chance()
             else:
-                action = policy_action(world, seat)
-                if action is None:
-                    break
-                world.play(seat, action)
+                world.play(seat, policy_action(world, seat))
 
 
 MIN_PAIRED = 4   # visits a root action needs before it may replace the default

@@ -215,7 +215,7 @@ def _plain_end_of_turn(state: GameState, seat: int):
 def policy_action(world, seat: int):
     """The playout choice of `seat` in `world`: the best immediate gain, ties at random; None
     when the seat has no legal action, which a sound world never gives but a determinisation
-    that missed a public claim could, so the caller ends the playout there."""
+    that missed a public claim could; World.play then ends the playout (ImpossibleWorld)."""
     state = world.state
     if (state.discovery is None and not state.polls and state.doom is None and not state.only_action
             and not state.variants.advanced and not state.automata_seen):

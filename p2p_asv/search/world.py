@@ -47,6 +47,8 @@ class World:
         return ChanceDeal(request.seat, request.handles)
 
     def play(self, seat: int, action) -> None:
+        if action is None:   # policy_action found no legal action: a world the game cannot reach
+            raise ImpossibleWorld(f"seat {seat} has no legal action")
         _apply(self.state, seat, action)
         self.actions += 1
 
