@@ -16,11 +16,14 @@ games already in it, so a long measurement can run in pieces, on several process
 benchmarks/results/search_strength_1s.jsonl holds the games played so far at 1 s a move; continue with
   nice -n 19 .venv/bin/python benchmarks/search_strength.py --players 4 --opponents greedy --think 1.0 \
       --seed 1000 --games 200 --ledger benchmarks/results/search_strength_1s.jsonl --verbose
-(and --players 2 in a second process). A row names the commit it ran at: compare like with like.
+(and --players 2 in a second process). A row names the commit it ran at and the digest of the
+engine and bots' source (p2p_asv/); games are skipped and totals kept apart by that digest, so
+a changed bot starts its count afresh while a commit that changes only tests or the CLI does not.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import subprocess
@@ -87,6 +90,16 @@ def commit() -> str:
         return "unknown"
 
 
+def bot_digest() -> str:
+    """The first 12 hex digits of SHA-256 over every p2p_asv/ source file (path and bytes, in
+    path order): what decides how the bots play, whatever else the commit changed."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted((root / "p2p_asv").rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
 def budget_key(args) -> str:
     return f"{args.iterations}it" if args.iterations else f"{args.think:g}s-{args.clock}"
 
@@ -108,14 +121,14 @@ def report(rows: list[dict]) -> None:
     groups: dict[tuple, list[dict]] = {}
     errors: dict[tuple, int] = {}
     for row in rows:
-        key = (row["budget"], row["opponent"], row["players"])
+        key = (row["budget"], row["opponent"], row["players"], row.get("bot", "?"))
         if "error" in row:
             errors[key] = errors.get(key, 0) + 1
         else:
             groups.setdefault(key, []).append(row)
     for key, count in sorted(errors.items()):
         print(f"  {key[0]:>10} vs {key[2] - 1} {key[1]}: {count} game(s) ended in a bot error (not counted)")
-    for (budget, opponent, players), games in sorted(groups.items()):
+    for (budget, opponent, players, bot), games in sorted(groups.items()):
         wins = sum(g["share"] for g in games)
         low, high = wilson(wins, len(games))
         margin = sum(g["margin"] for g in games) / len(games)
@@ -123,7 +136,8 @@ def report(rows: list[dict]) -> None:
         commits = ",".join(sorted({g["commit"] for g in games}))
         print(f"  {budget:>10} vs {players - 1} {opponent}: {wins:g}/{len(games)} wins = "
               f"{100 * wins / len(games):5.1f}% [{100 * low:5.1f}%, {100 * high:5.1f}%] "
-              f"(fair share {100 / players:.0f}%), mean margin {margin:+.1f}, {cpu:.0f} CPU s/game; at {commits}")
+              f"(fair share {100 / players:.0f}%), mean margin {margin:+.1f}, {cpu:.0f} CPU s/game; "
+              f"bot {bot} at {commits}")
 
 
 def main() -> None:
@@ -146,12 +160,13 @@ def main() -> None:
             parser.error("--report needs --ledger FILE")
         report(read_ledger(args.ledger))
         return
+    here, bot = commit(), bot_digest()
     done = {(r["budget"], r["opponent"], r["players"], r["seed"]) for r in read_ledger(args.ledger)
-            if "error" not in r} \
+            if "error" not in r and r.get("bot") == bot} \
         if args.ledger else set()
-    here = commit()
     budget = f"{args.iterations} iterations" if args.iterations else f"{args.think:g} {args.clock} s"
-    print(f"Search bot ({budget} a decision, horizon {args.horizon}) vs other bots; 95% Wilson intervals")
+    print(f"Search bot ({budget} a decision, horizon {args.horizon}, bot {bot}) vs other bots; "
+          "95% Wilson intervals")
     for opponent in args.opponents.split(","):
         for players in [int(n) for n in args.players.split(",")]:
             wins, margin, start, played = 0.0, 0, time.perf_counter(), 0
@@ -167,7 +182,7 @@ def main() -> None:
                         with args.ledger.open("a") as ledger:
                             ledger.write(json.dumps({"budget": budget_key(args), "opponent": opponent,
                                                      "players": players, "seed": args.seed + g,
-                                                     "error": repr(exc), "commit": here}) + "\n")
+                                                     "error": repr(exc), "commit": here, "bot": bot}) + "\n")
                     continue
                 played += 1
                 wins += share
@@ -177,7 +192,7 @@ def main() -> None:
                     row = {"budget": budget_key(args), "opponent": opponent, "players": players,
                            "seed": args.seed + g, "seat": seat, "scores": scores, "share": share,
                            "margin": scores[seat] - max(others), "horizon": args.horizon,
-                           "cpu_s": round(time.process_time() - cpu_start, 1), "commit": here}
+                           "cpu_s": round(time.process_time() - cpu_start, 1), "commit": here, "bot": bot}
                     with args.ledger.open("a") as ledger:
                         ledger.write(json.dumps(row, sort_keys=True) + "\n")
                 if args.verbose:  # a running tally, so an interrupted run still reports
