@@ -16,3 +16,9 @@ class OutOfTurn(EngineError):
 
 class IllegalAction(EngineError):
     """A well-formed action by the right actor that the rules forbid here."""
+
+
+class ImpossibleState(EngineError):
+    """The state holds what no true game can (e.g. a second copy of a one-copy card, which
+    only a search bot's sampled world may). The effect raises it before it changes anything,
+    though the window that led to it may already be closed."""

@@ -11,7 +11,7 @@ from .actions import PlaySpecial
 from .cards import CARD_BY_NAME
 from .checks import require
 from .destruction import destroy_planet, doom_ships, planet_refusal, ships_on
-from .errors import MalformedAction
+from .errors import ImpossibleState, MalformedAction
 from .geometry import parse_square
 from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll
 
@@ -443,6 +443,11 @@ def _effect_virus(state: GameState, seat: int, action: PlaySpecial, below) -> No
     played = below.action               # the PlayLifeForms that opened the window
     record = state.planets[d.planet]
     owner = state.players[record.owner]
+    names = [name for _, name in played.cards]
+    for name in names:   # each is still there unless a second Space Virus already struck
+        kept = owner.continuing if CARD_BY_NAME[name].continuing else owner.pile
+        if min(d.life_forms.count(name), record.cards.count(name), kept.count(name)) < names.count(name):
+            raise ImpossibleState(f"Space Virus: {name} is no longer on the planet")
     for handle, name in played.cards:
         d.life_forms.remove(name)
         record.cards.remove(name)

@@ -329,7 +329,10 @@ def test_terra_form_turns_a_negative_environment_positive_before_scoring():
     assert g.state.players[0].score - before == 2 * (2 + 1)    # Ice Age -1 became +1
 
 
-def test_space_virus_removes_the_life_form_just_played():
+def _virus_on_domed_cities():
+    """Seat 0 discovers Cephei and plays Domed Cities on it; seat 1 answers with Space Virus,
+    whose window is still open. Returns the game, Domed Cities' handle, the virus and seat 0's
+    score before the life form."""
     g = land(2, "p2-a", [["Cephei", "Domed Cities"], ["Space Virus"]])
     discover(g, "Cephei")
     pass_window(g)
@@ -340,11 +343,36 @@ def test_space_virus_removes_the_life_form_just_played():
     g.act(A.PlayLifeForms(((domed, "Domed Cities"),)))
     virus = special(g, 1, "Space Virus")
     g.act(virus)
+    return g, domed, virus, before
+
+
+def test_space_virus_removes_the_life_form_just_played():
+    g, domed, virus, before = _virus_on_domed_cities()
     g.act(A.Pass())
     pass_window(g)                                      # the scored window
     assert g.state.players[0].score - before == 2 * 2   # Cephei alone
     assert g.state.discovery.life_forms == [] and "Domed Cities" not in g.state.players[0].pile
     assert {domed, virus.card} <= set(g.state.decks["junk"])
+
+
+def test_a_second_space_virus_on_the_same_life_form_is_a_typed_impossible_state():
+    """Only a sampled world (SPEC §12.3) can hold a second Space Virus; its effect then finds
+    the life form gone and says so with a typed error, which a search world ends its playout on,
+    instead of a plain ValueError from list.remove."""
+    from p2p_asv.errors import ImpossibleState
+    from p2p_asv.search.world import ImpossibleWorld, _apply
+    from p2p_asv.special_rules import _effect_virus
+    g, _, virus, _ = _virus_on_domed_cities()
+    below = g.state.polls[-2]                       # the life form window the virus answers
+    g.act(A.Pass())                                 # the first virus strikes
+    before = g.state.hash()
+    with pytest.raises(ImpossibleState, match="Domed Cities"):
+        _effect_virus(g.state, 1, virus, below)
+    assert g.state.hash() == before                 # refused before changing anything
+    from unittest import mock
+    with mock.patch("p2p_asv.search.world.apply", lambda *a: _effect_virus(g.state, 1, virus, below)):
+        with pytest.raises(ImpossibleWorld):
+            _apply(g.state, 1, virus)
 
 
 def test_troika_summit_moves_you_and_a_chosen_player_to_a_planet():

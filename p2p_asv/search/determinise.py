@@ -5,16 +5,20 @@ The engine's state holds handles; identities are public (`state.names`), known t
 - every handle the view or the public state names keeps that name;
 - each deck shuffled at setup holds exactly its contents (the layout is read from a fresh
   `new_game` with the same seats and options, so new decks are covered without code here);
-- cards reshuffled from Space Junk under fresh handles are exactly the cards that left the
-  setup decks unseen (discards), including any the view has seen;
+- no card name is held by more handles than the game has copies of it: a reshuffle's fresh
+  handles (Space Junk into Refuel, a hand before a blind take, Space Port after Captain
+  Rookie) get the copies of the card list that are neither on the table (`table_cards`) nor
+  under another live handle, so a card public before it was junked (a played Special
+  Action) is among them and a one-copy card never appears twice;
 - a seat that moved onto an undiscovered planet and has yet to play its planet card holds
   one: the move claimed it in public (SPEC §7.1), so a world without one could not go on.
 Nothing here reads anything but the public state and the one view.
 """
 from __future__ import annotations
 
-from ..cards import CARD_BY_NAME, PLANET
-from ..setup import new_game
+from ..actions import PlaySpecial
+from ..cards import CARD_BY_NAME, PLANET, STARTING_SHIP
+from ..setup import ROOKIE_ROLE, new_game
 from ..state import GameState
 from ..view import PlayerView
 
@@ -60,6 +64,8 @@ class Determiniser:
     Hidden cards in hands and quests are drawn at once (the seats' choices need them); the
     hidden handles of decks and piles are drawn lazily, when a playout reveals or deals them
     (`Draws`), which is the same random arrangement but costs only the cards a playout uses.
+    Once a reshuffle has made fresh handles, every handle is drawn at once: the fresh ones
+    get what the setup handles left over (`_fill_fresh`).
     """
 
     def __init__(self, state: GameState, view: PlayerView) -> None:
@@ -69,56 +75,80 @@ class Determiniser:
         self.base: dict[int, str] = {}
         self.slots: list[tuple[list[int], list[str]]] = []   # (unknown handles, their cards)
         self.group_of: dict[int, int] = {}                   # a lazily drawn handle's slot
-        # Fresh handles (reshuffled junk) that the view or the public already knows: the setup
-        # decks' unseen leavers must include those cards, so they are given them first.
         self.fresh = sorted(h for h in live if h >= first_fresh)
-        need: dict[str, int] = {}
-        for h in self.fresh:
-            name = names.get(h) or known.get(h)
-            if name is not None:
-                need[name] = need.get(name, 0) + 1
-        self.leavers: list[int] = []  # setup-deck handles whose cards went back into a reshuffle
+        self.fresh_known = {h: names.get(h) or known.get(h) for h in self.fresh
+                            if (names.get(h) or known.get(h)) is not None}
+        self.feeder_slots: list[int] = []   # slots of live feeder handles, with fresh handles
+        self.leaver_slots: list[tuple[list[int], list[str]]] = []
+        copies = _copies_in_play(state, groups) if self.fresh else {}
+        # left[n]: copies of n that may sit under an unknown live handle (card list minus the
+        # known live handles and the table); seen_fresh[n]: copies known to have left setup
+        # handles (named under a fresh handle), so no unknown setup handle can still hold them.
+        left, seen_fresh = dict(copies), {}
+        if self.fresh:
+            for h in sorted(live):
+                name = names.get(h) or known.get(h)
+                if name in left:
+                    left[name] -= 1
+            for name, count in table_cards(state, live).items():
+                if name in left:
+                    left[name] -= count
+            for name in self.fresh_known.values():
+                seen_fresh[name] = seen_fresh.get(name, 0) + 1
+            for h in range(first_fresh, state.next_handle):
+                name = names.get(h) or known.get(h)
+                if name is not None and h not in live:
+                    seen_fresh[name] = max(1, seen_fresh.get(name, 0))
+        self.left = {n: max(0, c) for n, c in left.items()}
         for deck, handles, contents in groups:
             counts: dict[str, int] = {}
             for n in contents:
                 counts[n] = counts.get(n, 0) + 1
-            unknown = []
+            unknown, gone = [], []
+            named_gone: dict[str, int] = {}
             for h in handles:
                 name = names.get(h) or known.get(h)
                 if name is not None and _take(counts, name):
                     self.base[h] = name
+                    if h not in live:
+                        named_gone[name] = named_gone.get(name, 0) + 1
+                elif self.fresh and deck in JUNK_FEEDERS and h not in live:
+                    gone.append(h)   # its card went into a reshuffle: a fresh handle holds it
                 else:
                     unknown.append(h)
-            if deck in JUNK_FEEDERS:
-                gone = [h for h in handles if h not in live and h not in names]
-                self.leavers += gone
-                for h in gone:  # a known leaver already covers one needed fresh card
-                    if h in self.base and need.get(self.base[h], 0) > 0:
-                        need[self.base[h]] -= 1
-                for h in [h for h in gone if h not in self.base]:
-                    wanted = next((n for n in need if need[n] > 0 and counts.get(n, 0) > 0), None)
-                    if wanted is None:
-                        break
-                    need[wanted] -= 1
-                    counts[wanted] -= 1
-                    self.base[h] = wanted
-                unknown = [h for h in unknown if h not in self.base]
-            pool = []
-            for n in contents:  # contents order, so the draw depends on the rng alone
-                if counts.get(n, 0) > 0:
-                    pool.append(n)
-                    counts[n] -= 1
+            if self.fresh and deck in JUNK_FEEDERS:
+                # copies that may still be under this deck's live unknown handles; the rest
+                # left unseen (into a reshuffle) and only name the retired handles
+                cap = {n: max(0, min(c - max(0, seen_fresh.get(n, 0) - named_gone.get(n, 0)),
+                                     self.left.get(n, 0)))
+                       for n, c in counts.items()}
+                pool, rest = [], []
+                for n in contents:  # contents order, so the draw depends on the rng alone
+                    if counts.get(n, 0) > 0:
+                        counts[n] -= 1
+                        if cap[n] > 0:
+                            cap[n] -= 1
+                            pool.append(n)
+                        else:
+                            rest.append(n)
+                self.feeder_slots.append(len(self.slots))
+                self.leaver_slots.append((gone, rest))
+            else:
+                pool = []
+                for n in contents:
+                    if counts.get(n, 0) > 0:
+                        pool.append(n)
+                        counts[n] -= 1
             self.slots.append((unknown, pool))
-        if not self.fresh:  # after a Space Junk reshuffle every handle is drawn at once instead
+        for k, (gone, _) in enumerate(self.leaver_slots):
+            self.group_of.update((h, len(self.slots) + k) for h in gone)
+        if not self.fresh:  # after a reshuffle every handle is drawn at once instead
             held = {h for p in state.players for h in p.hand + p.quests}
             for i, (unknown, pool) in enumerate(self.slots):
                 self.slots[i] = ([h for h in unknown if h in held], pool)
                 self.group_of.update((h, i) for h in unknown if h not in held)
-        self.fresh_known = {h: names.get(h) or known.get(h) for h in self.fresh
-                            if (names.get(h) or known.get(h)) is not None}
         self.spare = [n for deck, _, contents in groups if deck in JUNK_FEEDERS for n in contents]
         self.claimed = _claimed_planet_card(state, view)
-
 
     def sample(self, rng) -> "Draws":
         """One determinisation, drawn with `rng`: the held cards now, the rest on demand."""
@@ -127,12 +157,13 @@ class Determiniser:
         for handles, pool in self.slots:
             left = list(pool)
             for h in handles:
-                identity[h] = _pop_random(left, rng)
+                # an empty pool means the view holds what no true game can: any card will do
+                identity[h] = _pop_random(left, rng) if left else rng.choice(self.spare)
             pools.append(left)
-        if self.fresh:
-            self._fill_fresh(rng, identity)
         if self.claimed and not any(_is_planet(identity.get(h)) for h in self.claimed):
             self._give_planet_card(rng, identity, pools)
+        if self.fresh:
+            self._fill_fresh(rng, identity, pools)
         return Draws(identity, self.group_of, pools, rng, self.spare)
 
     def _give_planet_card(self, rng, identity: dict[int, str], pools: list[list[str]]) -> None:
@@ -154,25 +185,77 @@ class Determiniser:
                 identity[h], identity[o] = identity[o], identity[h]
                 return
 
-    def _fill_fresh(self, rng, identity: dict[int, str]) -> None:
-        """Fresh handles hold the cards of the setup-deck leavers, the known ones fixed."""
-        counts: dict[str, int] = {}
-        for h in self.leavers:
-            if h in identity:
-                counts[identity[h]] = counts.get(identity[h], 0) + 1
+    def _fill_fresh(self, rng, identity: dict[int, str], pools: list[list[str]]) -> None:
+        """Fresh handles hold the copies no other live handle or the table holds (`left`
+        less what this world gave the setup decks' unknown live handles); the retired setup
+        handles whose cards went into the reshuffles are named from what their deck has left."""
+        counts = dict(self.left)
+        for i in self.feeder_slots:
+            for h in self.slots[i][0]:
+                name = identity[h]
+                if counts.get(name, 0) > 0:
+                    counts[name] -= 1
         unknown = []
         for h in self.fresh:
             name = self.fresh_known.get(h)
             if name is not None:
                 identity[h] = name
-                _take(counts, name)
             else:
                 unknown.append(h)
-        pool = [n for n, c in counts.items() for _ in range(c)]
+        pool = [n for n, c in counts.items() for _ in range(c)]   # card-list order
         rng.shuffle(pool)
         for i, h in enumerate(unknown):
-            # more unknown fresh handles than leavers only if the layout missed a deck: any card will do
+            # fewer copies left than unknown fresh handles only if the view holds what no
+            # true game can: any card will do
             identity[h] = pool[i] if i < len(pool) else rng.choice(self.spare)
+        for k, (gone, rest) in enumerate(self.leaver_slots):
+            # the retired handles are named only on demand (`Draws.complete`): no playout asks
+            pools.append(rest + pools[self.feeder_slots[k]])
+
+
+def _copies_in_play(state: GameState, groups) -> dict[str, int]:
+    """How many copies of each card name a reshuffle may hold: the decks that feed Space Junk,
+    the seats' starting Star-T ships, and Captain Rookie once he is dealt as a role."""
+    copies: dict[str, int] = {}
+    for deck, _, contents in groups:
+        if deck in JUNK_FEEDERS:
+            for n in contents:
+                copies[n] = copies.get(n, 0) + 1
+    for _ in state.players:
+        copies[STARTING_SHIP] = copies.get(STARTING_SHIP, 0) + 1
+    if any(p.role == ROOKIE_ROLE for p in state.players) and ROOKIE_ROLE not in copies:
+        copies[ROOKIE_ROLE] = 1
+    return copies
+
+
+def table_cards(state: GameState, live: set[int]) -> dict[str, int]:
+    """The cards lying on the table (out of every deck, pile and hand), by name: ships and
+    their extras, the personal piles and continuing cards, a Special Action card waiting in a
+    window, and every planet card played (public and no longer live: a planet card never goes
+    back to Space Junk, and a destroyed planet's card stays out of play)."""
+    table: dict[str, int] = {}
+
+    def add(name: str) -> None:
+        table[name] = table.get(name, 0) + 1
+
+    for _, ship in sorted(state.ships.items()):
+        add(ship.name)
+        for name in ship.extras:
+            add(name)
+    for h, name in sorted(state.names.items()):
+        if h not in live and _is_planet(name):
+            add(name)
+    for p in state.players:
+        for name in p.pile + p.continuing:   # the Binary System's planet card is counted above
+            if name in CARD_BY_NAME and not _is_planet(name):
+                add(name)
+    waiting: list[int] = []
+    for poll in state.polls:
+        action = poll.action
+        if type(action) is PlaySpecial and action.card not in live and action.card not in waiting:
+            waiting.append(action.card)
+            add(action.name)
+    return table
 
 
 def _is_planet(name: str | None) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..actions import ChanceDeal, ChanceReveal, ChanceShuffle
 from ..engine import apply
-from ..errors import EngineError
+from ..errors import EngineError, ImpossibleState
 from ..state import CHANCE, GameState
 from ..view import PlayerView
 
@@ -68,6 +68,8 @@ class ImpossibleWorld(Exception):
 def _apply(state: GameState, seat: int, action) -> None:
     try:
         apply(state, seat, action)
+    except ImpossibleState as exc:   # typed, but a refusal no true game meets
+        raise ImpossibleWorld(f"{exc} (playing {action!r})") from exc
     except EngineError:
         raise
     except Exception as exc:   # noqa: BLE001 - any engine failure on an impossible world
