@@ -4,7 +4,8 @@ ADDRESS is the invite `HOST:PORT/GAMEID/FINGERPRINT` printed by `asv host` (the 
 "asv join" may be pasted too). Without it, `asv join` lists the games announced on the LAN
 (`asv host --announce`, SPEC §32) and joins the one chosen. With --resume the game id
 comes from the log; the peer replays its own log and secrets, then reaches the game
-through any peer it knows (SPEC §29.12). Exit 0: finished (or a resumed game that had
+through any peer it knows (SPEC §29.12), or, when everyone has left, waits for the others to
+come back (SPEC §29.15). Exit 0: finished (or a resumed game that had
 already finished); 2: aborted; 1: error.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 from cli.cmd_host import finish
 from cli.lan import browse, mdns_interfaces
 from cli.net_args import add_common
+from cli.regather import DEFAULT_RESUME_WAIT
 from cli.net_peer import GameOver, Printer, join_game, run_peer, scoreboard
 
 BROWSE_SECONDS = 3.0
@@ -25,6 +27,9 @@ def add_arguments(parser) -> None:
                              "pick a game announced on the LAN (with --resume: HOST:PORT, optional)")
     parser.add_argument("--resume", metavar="LOG", default=None,
                         help="rejoin from this peer's own .asvlog (+ .secrets) and catch up")
+    parser.add_argument("--resume-wait", type=float, default=DEFAULT_RESUME_WAIT, metavar="S",
+                        help="with --resume, when no other player is in the game: how long to wait for "
+                             f"one to come back (default {DEFAULT_RESUME_WAIT:g})")
     parser.add_argument("--browse-seconds", type=float, default=BROWSE_SECONDS, metavar="S",
                         help=f"how long to listen for announced games (default {BROWSE_SECONDS:g})")
     add_common(parser)

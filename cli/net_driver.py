@@ -21,7 +21,7 @@ from p2p_asv.geometry import seat_colours
 from p2p_asv.state import CHANCE
 
 from .asv_adapter import AsvRules
-from .net_peer import GameOver, Printer, exit_code, host_game, join_game, user_error
+from .net_peer import INTERRUPTED, GameOver, Printer, exit_code, host_game, join_game, user_error
 from .narrate import before, score_lines
 from .peer_names import ABORT_NOTE, abort_line
 from .turn_clock import TurnClock
@@ -248,6 +248,19 @@ def peer_address(args, node) -> str | None:
     return f"{known[0].host}:{known[0].port}" if known else None
 
 
+def interrupted(outcome: dict, worker: threading.Thread) -> int:
+    """Ctrl-C before the REPL opened: stop the peer (its log keeps what it wrote), say so
+    in one line, exit 1 (SPEC §29.6), never a traceback."""
+    if "token" in outcome:
+        try:
+            trio.from_thread.run_sync(outcome["scope"].cancel, trio_token=outcome["token"])
+        except trio.RunFinishedError:
+            pass
+    worker.join(timeout=10)
+    print(INTERRUPTED, file=sys.stderr)
+    return 1
+
+
 def recording_rules(game):
     """The REPL's recording rules for `game` (a cli.games.Game)."""
     if game.key == "space-walk":
@@ -270,7 +283,7 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
 
     async def main() -> None:
         with trio.CancelScope() as scope:
-            outcome["scope"] = scope
+            outcome["scope"], outcome["token"] = scope, trio.lowlevel.current_trio_token()
             flow = host_game if host else join_game
             more = {} if host else {"rules_for": recording_rules}   # a joiner learns the game (SPEC §47.7)
             outcome["node"] = await flow(args, printer=printer, ready=ready, rules=rules, **more)
@@ -285,7 +298,10 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
 
     worker = threading.Thread(target=thread_main, name="asv-peer", daemon=True)
     worker.start()
-    got = handoff.get()
+    try:
+        got = handoff.get()
+    except KeyboardInterrupt:   # Ctrl-C in the lobby or while waiting for the others (SPEC §29.15)
+        return interrupted(outcome, worker)
     if got is None:
         error = outcome.get("error")
         over = user_error(error, (GameOver,)) if error is not None else None
@@ -304,6 +320,8 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
 
     try:
         trio.from_thread.run(started, trio_token=token)
+    except KeyboardInterrupt:
+        return interrupted(outcome, worker)
     except (trio.RunFinishedError, trio.Cancelled):
         worker.join()
         error = outcome.get("error")

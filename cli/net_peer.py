@@ -23,6 +23,7 @@ from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
 from cli.peer_book import PeerBook, load_peers
 from cli.peer_names import colours_of, namer
+from cli.regather import DEFAULT_RESUME_WAIT, NobodyBack, gather, resume_port
 from cli.turn_clock import CLOCK_KEY, TurnClock, check_clock
 from cli.variant_args import config_from
 from p2p_asv.geometry import seat_colours
@@ -40,7 +41,7 @@ INVITE_PREFIX = "asv join "
 FINGERPRINT = re.compile(r"[A-Z2-7]{4}(-[A-Z2-7]{4}){3}")   # SPEC §20.2
 # Failures a user can cause or fix (unreachable address, port in use, refused key, bad
 # log...): reported in one line, exit 1. Anything else is a bug and keeps its traceback.
-EXPECTED_ERRORS = (ProtocolError, OSError, ValueError, NotInRoster, ResumeError, KeyFileError)
+EXPECTED_ERRORS = (ProtocolError, OSError, ValueError, NotInRoster, ResumeError, KeyFileError, NobodyBack)
 INTERRUPTED = "interrupted; your log keeps every event written so far"
 
 
@@ -409,17 +410,30 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         addresses = [(invite.host, invite.port)]
     book = PeerBook(addresses[0])
     tag = f"{args.seed or game.hex()}/{identity.name}"
+    options = _options(args, None)
+    if args.resume:   # listen where this peer did before: the others kept that address (SPEC §29.15)
+        options.port = resume_port(args.resume, options.host, options.port)
     node = Node(identity, rules, game, args.log_dir,
                 agent=_agent(args.bot, tag, getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]),
-                options=_options(args, None), peer=peer, on_applied=_keeping(book, printer.applied),
+                options=options, peer=peer, on_applied=_keeping(book, printer.applied),
                 creator=None if invite is None else invite.creator,
                 choose_game=game_chooser(args, tag, rules_for))
     node.on_note = _noting(book, node, printer.say)
     node.namer = namer(node)   # notes name peers "green bob" (issue 8)
+    node.votes_held = bool(args.resume)   # nobody is late before this peer is back in the mesh
     clocked(node)
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
-        key = await _reach(node, addresses, printer, resuming=bool(args.resume))
+        if args.resume:
+            book.update(node)   # its own (maybe new) port, for the next resume
+            try:
+                key = await _reach(node, addresses, printer, resuming=True)
+            except NotConnected:   # everyone left: wait here for the first to come back
+                key = await gather(node, args.resume, printer.say, live=_live_line(printer),
+                                   wait=getattr(args, "resume_wait", DEFAULT_RESUME_WAIT))
+            node.votes_held = False
+        else:
+            key = await _reach(node, addresses, printer)
         if not args.resume and new_key:
             keep_fresh_key(identity, args.log_dir, game)   # only once the game was reached
         if invite is not None and invite.creator and fingerprint(key) != invite.creator and not args.resume:
@@ -432,6 +446,18 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         if ready is not None:
             ready(node)
     return node
+
+
+def _live_line(printer: Printer):
+    """A countdown rewritten in place on a terminal; None elsewhere (logs get lines)."""
+    out = printer.out
+    if out is None or not getattr(out, "isatty", lambda: False)():
+        return None
+
+    def live(text: str) -> None:
+        print("\r" + (printer.prefix + text if text else "").ljust(78), end="" if text else "\n",
+              file=out, flush=True)
+    return live
 
 
 async def _reach(node: Node, addresses: list[tuple[str, int]], printer: Printer, *,

@@ -2,7 +2,9 @@
 `asv join --resume LOG` can come back through any of them, not only the host.
 
 `<log>.peers` is JSON: [{"fingerprint", "host", "port"}], rewritten whenever the mesh
-learns a new address (its own connections and the peer exchange, SPEC §28.5).
+learns a new address (its own connections and the peer exchange, SPEC §28.5). One entry
+marked `"self": true` keeps the port this peer listened on, so a resume listens there again
+and the others, dialling the addresses they kept, find it (SPEC §29.15).
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from protocol.crypto import fingerprint
 
-__all__ = ["peers_path", "save_peers", "load_peers", "PeerBook"]
+__all__ = ["peers_path", "save_peers", "load_peers", "own_port", "PeerBook"]
 
 
 def peers_path(log: str | os.PathLike) -> Path:
@@ -26,14 +28,25 @@ def save_peers(log: str | os.PathLike, entries: list[dict]) -> None:
     os.replace(tmp, path)
 
 
-def load_peers(log: str | os.PathLike) -> list[tuple[str, int]]:
-    """(host, port) of every peer recorded beside LOG; [] when none (or unreadable)."""
+def _entries(log: str | os.PathLike) -> list[dict]:
     try:
         entries = json.loads(peers_path(log).read_text())
-        return [(str(e["host"]), int(e["port"])) for e in entries
-                if isinstance(e, dict) and 0 < int(e["port"]) < 65536]
+        return [e for e in entries if isinstance(e, dict) and 0 < int(e["port"]) < 65536]
     except (OSError, ValueError, KeyError, TypeError):
         return []
+
+
+def load_peers(log: str | os.PathLike) -> list[tuple[str, int]]:
+    """(host, port) of every other peer recorded beside LOG; [] when none (or unreadable)."""
+    try:
+        return [(str(e["host"]), int(e["port"])) for e in _entries(log) if not e.get("self")]
+    except (ValueError, KeyError, TypeError):
+        return []
+
+
+def own_port(log: str | os.PathLike) -> int:
+    """The port this peer listened on when it wrote LOG; 0 when not recorded."""
+    return next((int(e["port"]) for e in _entries(log) if e.get("self") is True), 0)
 
 
 class PeerBook:
@@ -52,6 +65,9 @@ class PeerBook:
                    for a in node.mesh.known_peers()]
         if self.first is not None and not any((e["host"], e["port"]) == self.first for e in entries):
             entries.insert(0, {"fingerprint": "", "host": self.first[0], "port": self.first[1]})
+        port = getattr(node.mesh, "listen_port", 0)
+        if port:
+            entries.append({"fingerprint": fingerprint(node.me), "host": "", "port": port, "self": True})
         if entries != self._written:
             try:
                 save_peers(node.log_path, entries)

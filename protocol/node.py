@@ -161,6 +161,9 @@ class Node:
         self._outbox: list[bytes] = []                  # refusals (and the events they answer) to send
         self._refused_at: set = set()    # heights whose votes this peer answered; aborts it looked at
         self._down_since: dict[bytes, float] = {}       # peers without a connection, since when
+        # a resumed peer waiting for the others to come back casts no vote and says no "back"
+        # line meanwhile: nobody is late while everyone has left (SPEC §29.15)
+        self.votes_held = False
         # seconds a peer is past a clock its caller keeps (cli: the host's turn clock); such a
         # peer counts as gone for the silent-peer rule (SPEC §29.13-§29.14)
         self.overtime: Callable[[bytes], float] | None = None
@@ -232,7 +235,7 @@ class Node:
             own = self.ballot.own
             if own is not None and self.ballot.cast[0] == self.height:  # it may have missed our vote
                 self._nursery.start_soon(self._send_quietly, key, own.wire)
-            if gone is not None and not self.over:
+            if gone is not None and not self.over and not self.votes_held:
                 self.note(f"{self.who(key)} is back (gone {int(time.monotonic() - gone)} s)")
 
     def _on_peer_down(self, key: bytes, error: TransportError) -> None:
@@ -264,6 +267,14 @@ class Node:
         if key in self.mesh.peer_keys():
             return 0.0
         return time.monotonic() - self._down_since.setdefault(key, time.monotonic())
+
+    def restart_absence(self) -> None:
+        """Count every roster peer not connected now as gone from now: the end of a wait in
+        which nobody could be late (SPEC §29.15) gives each the whole timeout afresh."""
+        now, here = time.monotonic(), set(self.mesh.peer_keys())
+        for key in self.roster or []:
+            if key != self.me and key not in here:
+                self._down_since[key] = now
 
     def _on_refused(self, error: TransportError) -> None:
         self.note(f"refused a connection: {error}")
@@ -543,7 +554,8 @@ class Node:
         # thinking is not leaving (SPEC §29.13): vote only against a peer both silent and gone
         # (no connection, so no keepalive; or past the turn clock, §29.14) for the timeout
         gone = max(self.absent_for(due), self.overtime(due) if self.overtime is not None else 0.0)
-        if min(quiet, gone) >= self.options.timeout and self.ballot.cast != (self.height, due):
+        if (min(quiet, gone) >= self.options.timeout and self.ballot.cast != (self.height, due)
+                and not self.votes_held):
             await self.vote_silent()
         await self._abort_if_complete()
 

@@ -1,0 +1,146 @@
+"""Coming back to a game everyone has left (SPEC §29.15): the first to resume waits and
+says for whom; the others' resumes find it at its old port; the game goes on to the end.
+Real peers over loopback TCP through the cli's own host/join flows (Space Walk: short)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+
+from cli.main import build_parser
+from cli.net_peer import Invite, Printer, host_game, join_game
+from cli.peer_book import own_port
+from cli.regather import NobodyBack
+from cli.sw_adapter import SpaceWalkRules
+from net_helpers import wait_until
+from protocol.session import verify_log
+
+LIMIT = 90   # the whole test, on a loaded machine
+
+
+def lines_printer() -> tuple[Printer, list[str]]:
+    printer, lines = Printer(None), []
+    printer.say = lines.append
+    return printer, lines
+
+
+async def play_until_all_stop(tmp_path: Path, seats: int, height: int) -> list[Path]:
+    """A Space Walk game of `seats` peers (host + joiners, random bots, each its own key and
+    log folder); every peer is stopped at once when all hold `height` events."""
+    nodes = []
+    host_args = build_parser().parse_args(
+        ["host", "--game", "space-walk", "--seats", str(seats), "--bot", "random", "--new-key", "--quiet",
+         "--listen", "127.0.0.1", "--log-dir", str(tmp_path / "p0"), "--seed", "s0"])
+    async with trio.open_nursery() as nursery:
+        scopes = []
+
+        async def run(flow, args, task_status=trio.TASK_STATUS_IGNORED):
+            with trio.CancelScope() as scope:
+                scopes.append(scope)
+                await flow(args, printer=Printer(None), ready=task_status.started)
+
+        host = await nursery.start(run, host_game, host_args)
+        nodes.append(host)
+        invite = Invite("127.0.0.1", host.mesh.address[1], host.game, host.identity.fingerprint).text()
+        for i in range(1, seats):
+            args = build_parser().parse_args(
+                ["join", invite, "--bot", "random", "--new-key", "--quiet", "--listen", "127.0.0.1",
+                 "--log-dir", str(tmp_path / f"p{i}"), "--seed", f"s{i}"])
+            nodes.append(await nursery.start(run, join_game, args))
+        await wait_until(lambda: all(n.height >= height for n in nodes), step=0.005)
+        assert not any(n.over for n in nodes)
+        for scope in scopes:      # everyone leaves
+            scope.cancel()
+    return [n.log_path for n in nodes]
+
+
+def resume_args(log: Path, *extra: str):
+    return build_parser().parse_args(["join", "--resume", str(log), "--bot", "random", "--quiet", "--listen",
+                                      "127.0.0.1", "--log-dir", str(log.parent), *extra])
+
+
+async def test_three_players_who_all_left_come_back_one_after_another_and_finish(tmp_path):
+    with trio.fail_after(LIMIT):
+        logs = await play_until_all_stop(tmp_path, 3, 40)
+        ports = [own_port(log) for log in logs]
+        assert all(ports)
+        said: list[list[str]] = []
+        finals = []
+        async with trio.open_nursery() as nursery:
+            async def resume(log, task_status=trio.TASK_STATUS_IGNORED):
+                printer, lines = lines_printer()
+                said.append(lines)
+                task_status.started()
+                finals.append(await join_game(resume_args(log, "--resume-wait", "60"), printer=printer))
+
+            await nursery.start(resume, logs[0])
+            await wait_until(lambda: any("nobody of this game is here yet" in t for t in said[0]))
+            await trio.sleep(0.3)
+            await nursery.start(resume, logs[1])
+            await wait_until(lambda: any(" is back: the game goes on" in t for t in said[0]))
+            await trio.sleep(0.3)
+            await nursery.start(resume, logs[2])
+    first = next(t for t in said[0] if "nobody of this game is here yet" in t)
+    assert f"listening on port {ports[0]}" in first          # where the others kept it
+    assert "waiting up to 1:00 for" in first and "Ctrl-C leaves" in first
+    assert "blue" in first or "yellow" in first or "red" in first, first   # seats by colour, not keys
+    assert all(n.session.finished for n in finals)
+    heads = set()
+    for log in logs:
+        report, _ = verify_log(log, SpaceWalkRules())
+        assert report.valid and report.finished and report.exit_code == 0, report
+        heads.add(report.head)
+    assert len(heads) == 1
+
+
+async def test_the_first_one_back_alone_never_aborts_and_leaves_its_log_as_it_was(tmp_path):
+    """Two players: alone, the returner's own vote would be the whole abort (SPEC §29.6); it
+    waits past the silent-peer timeout without voting, then leaves with a plain reason."""
+    with trio.fail_after(LIMIT):
+        logs = await play_until_all_stop(tmp_path, 2, 30)
+        before = logs[0].read_bytes()
+        printer, lines = lines_printer()
+        try:
+            await join_game(resume_args(logs[0], "--resume-wait", "1.5", "--timeout", "0.2"), printer=printer)
+        except BaseException as exc:   # trio wraps what its nursery raised
+            from cli.net_peer import user_error
+            found = user_error(exc, (NobodyBack,))
+            assert found is not None, exc
+        else:
+            raise AssertionError("a resume with nobody back must end")
+    assert "nobody came back within 0:01; your log is unchanged" in str(found)
+    assert not any("voted" in t for t in lines), lines
+    assert logs[0].read_bytes() == before
+    assert verify_log(logs[0], SpaceWalkRules())[0].exit_code == 2   # valid, unfinished, not aborted
+
+
+def test_ctrl_c_while_waiting_leaves_cleanly_from_the_repl_seat(tmp_path):
+    """The REPL seat waits before its prompt opens; Ctrl-C there is one line, exit 1, no
+    traceback, and the log is as it was (SPEC §29.15)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    logs = trio.run(play_until_all_stop, tmp_path, 2, 20)
+    before = logs[0].read_bytes()
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "join", "--resume", str(logs[0]), "--listen",
+                             "127.0.0.1", "--log-dir", str(logs[0].parent), "--no-color"],
+                            cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        deadline = time.monotonic() + 60
+        seen = ""
+        while "nobody of this game is here yet" not in seen and time.monotonic() < deadline:
+            seen += proc.stdout.readline()
+        assert "nobody of this game is here yet" in seen, seen
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 1, (out, err)
+    assert "interrupted; your log keeps every event written so far" in err and "Traceback" not in err, err
+    assert logs[0].read_bytes() == before
