@@ -15,7 +15,7 @@ from p2p_asv.setup import new_game
 from p2p_asv.state import CHANCE, GameState
 from p2p_asv.view import PlayerView
 
-from .narrate import before, score_lines
+from .narrate import before, score_lines, settled
 from .repl import Happened
 
 
@@ -89,7 +89,8 @@ class LocalGame:
     def _apply(self, seat: int, action) -> Happened:
         was = before(self._state)
         apply(self._state, seat, action)
-        return Happened(seat, action, score_lines(was, self._state, action))
+        return Happened(seat, action, score_lines(was, self._state, action),
+                        settled(was, self._state, action, seat))
 
     def wait_for_turn(self) -> list[Happened]:
         """Play chance and bot events until the human is due or the game is over."""

@@ -1,6 +1,7 @@
 """What the REPL says about the game as it moves (SPEC §31.3): a line for each score change
-with its reason ("+5 green: discovery at J-5"), the question a seat must answer, and the
-prompt that names whose turn and which phase it is.
+with its reason ("+5 green: discovery at J-5"), a line for a Special Action cancelled or
+redirected, the question a seat must answer, and the prompt that names whose turn and which
+phase it is.
 
 Reasons come from the engine's own per-player breakdown (Player.gain names a reason); this
 module only compares the breakdown before and after an event and says where it happened.
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from p2p_asv import actions as A
 from p2p_asv.engine import to_move
 from p2p_asv.geometry import Square, square_name
+from p2p_asv.special_rules import CANCELS, CONSPIRACY
 from p2p_asv.specials import OFFER_KINDS
 from p2p_asv.state import CHANCE, GameState
 
@@ -21,15 +23,78 @@ from . import render
 
 @dataclass(frozen=True)
 class Before:
-    """What score lines need from the state before an event."""
+    """What score lines (and the cancel lines) need from the state before an event."""
     breakdowns: tuple[tuple[tuple[str, int], ...], ...]
     discovery_square: Square | None
+    # the poll stack, bottom first: each window object with the card it waited on, captured
+    # now because a redirect changes the card in place
+    polls: tuple[tuple[object, object], ...] = ()
 
 
 def before(state: GameState) -> Before:
     d = state.discovery
     return Before(tuple(tuple(sorted(p.breakdown.items())) for p in state.players),
-                  d.planet[0] if d is not None else None)
+                  d.planet[0] if d is not None else None,
+                  tuple((poll, poll.action) for poll in getattr(state, "polls", ())))
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A Special Action that did not take effect as played (SPEC §14.3): `card` of `seat`
+    was cancelled (`to` None) or redirected to seat `to` by `by_card` of `by_seat`."""
+    card: str
+    seat: int
+    by_card: str
+    by_seat: int
+    to: int | None = None
+
+
+def _cancels(card) -> bool:
+    return card.name in CANCELS or (card.name == CONSPIRACY and not card.args)
+
+
+def settled(was: Before, state: GameState, action, seat: int) -> tuple[Settled, ...]:
+    """The cancels and redirects that took effect during one event, innermost first. Windows
+    only ever leave the stack from the top, so the windows gone are the old stack's top
+    part; each "respond" window gone is a card settled, and a cancel takes the card below
+    it along (SPEC §14.3). A card settled at once (nobody to ask) never reached the stack:
+    it counts as the topmost window gone."""
+    now = {id(poll) for poll in getattr(state, "polls", ())}
+    stack = [(poll.kind, poll.seat, card) for poll, card in was.polls]
+    kept = 0
+    while kept < len(was.polls) and id(was.polls[kept][0]) in now:
+        kept += 1
+    old = {id(poll) for poll, _ in was.polls}
+    pushed = any(id(p) not in old and p.action == action for p in getattr(state, "polls", ()))
+    if isinstance(action, A.PlaySpecial) and not pushed:
+        stack.append(("respond", seat, action))   # settled the moment it was played
+    out = []
+    i = len(stack) - 1
+    while i >= kept:
+        kind, by_seat, card = stack[i]
+        below = stack[i - 1] if i > 0 else None
+        if kind == "respond" and isinstance(card, A.PlaySpecial) and below is not None \
+                and below[0] == "respond" and isinstance(below[2], A.PlaySpecial):
+            if _cancels(card):
+                out.append(Settled(below[2].name, below[1], card.name, by_seat))
+                i -= 2
+                continue
+            if card.name == CONSPIRACY:
+                out.append(Settled(below[2].name, below[1], card.name, by_seat, int(card.args[0][1:])))
+        i -= 1
+    return tuple(out)
+
+
+def settled_line(what: Settled, colours, labels, seat: int) -> str:
+    """'green bob's Black Hole was cancelled by your Peace Talks'; seats by colour and label."""
+    def whose(s: int) -> str:
+        return "your" if s == seat else f"{colours[s]} {labels[s]}'s"
+
+    def who(s: int) -> str:
+        return "you" if s == seat else f"{colours[s]} {labels[s]}"
+    done = "was cancelled" if what.to is None else f"was redirected to {who(what.to)}"
+    text = f"{whose(what.seat)} {what.card} {done} by {whose(what.by_seat)} {what.by_card}"
+    return text[0].upper() + text[1:] if text.startswith("your") else text
 
 
 def _where(reason: str, was: Before, state: GameState, action) -> str:

@@ -22,7 +22,7 @@ from p2p_asv.state import CHANCE
 
 from .asv_adapter import AsvRules
 from .net_peer import INTERRUPTED, GameOver, Printer, exit_code, host_game, join_game, user_error
-from .narrate import before, score_lines
+from .narrate import before, score_lines, settled
 from .peer_names import ABORT_NOTE, abort_line
 from .turn_clock import TurnClock
 from .repl import Happened, default_history, use_colour
@@ -48,7 +48,8 @@ class RecordingRules(AsvRules):
         was = before(state)
         super().apply_action(state, seat, text)
         action = parse_action(text)
-        self.applied.append(Happened(seat, action, score_lines(was, state, action)))
+        self.applied.append(Happened(seat, action, score_lines(was, state, action),
+                                     settled(was, state, action, seat)))
 
 
 class NetDriver:

@@ -40,10 +40,12 @@ from .repl_commands import COMMANDS, InfoCommands, note_of
 @dataclass(frozen=True)
 class Happened:
     """One event applied: seat CHANCE (-1) for a deck operation. `notes` are the lines the
-    event earns besides its own (score changes with their reasons, SPEC §31.3)."""
+    event earns besides its own (score changes with their reasons, SPEC §31.3); `settled` the
+    Special Actions it cancelled or redirected (narrate.Settled, SPEC §31.3)."""
     seat: int
     action: object
     notes: tuple[str, ...] = ()
+    settled: tuple = ()
 
 
 class SeatDriver(Protocol):
@@ -313,6 +315,9 @@ class Repl(InfoCommands):
             line = self._chance_line(action)
             if line is not None:
                 out.append(line)
+        for what in event.settled:   # before the score lines: a cancel is why none came
+            text = narrate.settled_line(what, [p.colour for p in state.players], self.driver.labels, seat)
+            out.append(FormattedText([("bold", f"  {text}\n")]))
         for text in event.notes:
             out.append(FormattedText([("bold", f"  {text}\n")]))
         return out
