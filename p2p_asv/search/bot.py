@@ -82,7 +82,7 @@ class SearchBot:
             return options[0]
         stream = f"{view.seat}/{state.step}"
         root = Node()
-        root.untried = ranked(state, view.seat, view.known, options, FastRandom(self.seed, stream))
+        root.untried = ranked(state, view, options, FastRandom(self.seed, stream))
         default = root.untried[0]   # the playout policy's own choice
         rewards: dict = {}          # root action -> reward of its k-th visit, k = 0, 1, ...
         cap, deadline = self._budget()
@@ -132,7 +132,7 @@ class SearchBot:
             else:
                 if node.untried is None:
                     options = legal_actions(state, world.views[me])
-                    node.untried = ranked(state, me, world.identity, options, world.rng)
+                    node.untried = ranked(state, world.views[me], options, world.rng)
                 forced = len(node.untried) + len(node.children) == 1
                 if forced and node.untried:
                     action = node.untried.pop(0)   # a forced step is no decision: walk through

@@ -1,7 +1,8 @@
 """The search bot's playout policy and leaf evaluation (SPEC §12.3).
 
-The policy is a cheap greedy rule over the engine's own `legal_actions`: it ranks actions by
-their immediate worth (like GreedyBot) and breaks ties at random. The evaluation turns a cut-off
+The policy is GreedyBot itself: the engine's own `legal_actions` scored by the one greedy
+scorer (p2p_asv/greedy_score.py), ties at random, with shortcuts that choose as it would
+without listing every tile placement or card draw. The evaluation turns a cut-off
 position into points: the score already earned, what the pieces on the board would score if the
 game ended now, end-game planet bonuses, and a modest value for cards in hand and ships.
 """
@@ -10,28 +11,20 @@ from __future__ import annotations
 import math
 
 from .. import actions as A
-from ..cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, SPACE_SHIP
+from ..cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, SPACE_SHIP, SPECIAL_ACTION
 from ..endgame import pirate_points
 from ..engine import legal_actions
+from ..extras import ROOKIE
 from ..geometry import king_steps, neighbour, opposite, sector_of
+from ..greedy_score import greedy_score, nearest_ship
+from ..life_effects import can_bank, can_look_automata
 from ..movement import ship_allowance
+from ..quest_rules import scorable_quests
 from ..state import DISCARD, REFILL, TILES, GameState
-from ..turn import can_draw, hand_limit, tiles_to_draw
+from ..turn import HAND_LIMIT, can_draw, tiles_to_draw
 from ..tiles import TILE_BY_ID
 from ..variants import TEAMS
-
-
-def _value(name: str | None) -> int:
-    card = CARD_BY_NAME.get(name or "")
-    return 0 if card is None or card.value is None else card.value
-
-
-def _nearest_ship(state: GameState, seat: int, sq) -> int:
-    best = 12
-    for s in state.ships.values():
-        if s.owner == seat:
-            best = min(best, max(abs(s.square[0] - sq[0]), abs(s.square[1] - sq[1])))
-    return best
+from ..view import PlayerView
 
 
 def planet_targets(state: GameState) -> list:
@@ -54,102 +47,9 @@ def holds_planet(state: GameState, seat: int, identity: dict[int, str]) -> bool:
     return False
 
 
-class _Targets:
-    """planet_targets and holds_planet worked out once per choice, only if a move needs them."""
-    __slots__ = ("state", "seat", "identity", "_list", "_holds")
-
-    def __init__(self, state, seat, identity) -> None:
-        self.state, self.seat, self.identity = state, seat, identity
-        self._list = self._holds = None
-
-    def closer(self, ship_square, square) -> int:
-        """Squares a move brings the ship nearer to the nearest undiscovered planet (when the
-        seat holds a planet card to discover it with)."""
-        if self._holds is None:
-            self._holds = holds_planet(self.state, self.seat, self.identity)
-        if not self._holds:
-            return 0
-        if self._list is None:
-            self._list = [sq for sq, _ in planet_targets(self.state)]
-        if not self._list:
-            return 0
-        before = min(king_steps(ship_square, t) for t in self._list)
-        after = min(king_steps(square, t) for t in self._list)
-        return max(0, before - after)
-
-
-def action_score(state: GameState, seat: int, identity: dict[int, str], action, targets=None) -> int:
-    """Immediate worth of an action for `seat`, in rough points; unknown kinds score 0."""
-    d = state.discovery
-    kind = type(action)
-    if kind is A.PlaceTile:
-        planets = TILE_BY_ID[state.names[action.tile]].planets
-        return (8 - _nearest_ship(state, seat, action.square)) if planets else 0
-    if kind is A.Next:
-        return -1
-    if kind is A.Pass:
-        return 0
-    if kind is A.Discover or kind is A.BinaryDiscover:
-        return 100 + _value(action.name)
-    if kind is A.PlayEnvironment:
-        if action.name == "Electromagnetic Web":
-            return 6
-        v = _value(action.name) * d.tile_value
-        return v if d.discoverer == seat else -v
-    if kind is A.PlayLifeForms:
-        v = sum(_value(n) for _, n in action.cards) * d.tile_value
-        return v if d.discoverer == seat else -v
-    if kind is A.PlayExplorer:
-        return 50
-    if kind is A.Move:
-        placed = state.board.tile_at(action.square)
-        if placed is not None and any((action.square, i) not in state.planets
-                                      for i in range(len(placed.tile.planets))):
-            return 40 + max(placed.tile.planets)
-        if targets is None:
-            targets = _Targets(state, seat, identity)
-        ship = state.ships.get(action.ship)
-        return -1 + (targets.closer(ship.square, action.square) if ship is not None else 0)
-    if kind is A.NewShip or kind is A.Upgrade:
-        return 6 + CARD_BY_NAME[action.name].movement
-    if kind is A.AttachExtra:
-        return 5
-    if kind is A.PlaceStation:
-        return state.board.station_value(action.square)
-    if kind is A.PlaceProbe:
-        return len(state.board.galaxy_squares(action.square, action.part))
-    if kind is A.PlacePirate:
-        return 2
-    if kind is A.ScoreQuest:
-        return 60
-    if kind is A.ScoreStation:
-        return 20 + state.board.station_value(action.square)
-    if kind is A.TakePeeked:
-        return 4 + _value(identity.get(action.card))
-    if kind is A.Peek or kind is A.LookAutomata:
-        return 4
-    if kind is A.Keep:
-        return len(action.cards)
-    if kind is A.Bank:
-        return 3
-    if kind is A.BankGive:   # give back the least valuable card
-        return -_value(identity.get(action.card))
-    if kind is A.DrawCard:
-        return 3 if action.deck == "refuel" else 2
-    if kind is A.PlaySpecial and action.name == "Trading Post":
-        return 2 - len(action.args)   # a blind swap: the fewer cards risked, the better
-    if kind is A.Discard:
-        if len(state.players[seat].hand) < 10:
-            return -2   # a card in hand is worth more than nothing
-        return 1 - _value(identity.get(action.cards[0]))
-    return 0
-
-
-def ranked(state: GameState, seat: int, identity: dict[int, str], actions: list, rng) -> list:
-    """Actions best first by action_score; equal scores in a random order."""
-    targets = _Targets(state, seat, identity)
-    keyed = [(-action_score(state, seat, identity, a, targets), rng.next64(), i)
-             for i, a in enumerate(actions)]
+def ranked(state: GameState, view: PlayerView, actions: list, rng) -> list:
+    """Actions best first by the greedy score (SPEC §12.1); equal scores in a random order."""
+    keyed = [(-greedy_score(state, view, a), rng.next64(), i) for i, a in enumerate(actions)]
     keyed.sort()
     return [actions[i] for _, _, i in keyed]
 
@@ -164,76 +64,136 @@ def _fits(board, tile, sq, rotation: int) -> bool:
     return True
 
 
-def quick_placements(board, tile, rng, wanted: int, tries: int = 40) -> list:
-    """Up to `wanted` legal placements found by random probing of the frontier, far cheaper
-    than enumerating them all (a sun tile's few places are enumerated)."""
-    if tile.kind == "sun":
-        spots = board.legal_placements(tile)
-        return [spots[rng.below(len(spots))]] if spots else []
-    controlled = board.controlled_squares()  # only a sun may go there (SPEC §4.3)
-    frontier = board.frontier()
-    found = []
-    for _ in range(tries):
-        sq, r = frontier[rng.below(len(frontier))], rng.below(4)
-        if sq not in controlled and _fits(board, tile, sq, r) and (sq, r) not in found:
-            found.append((sq, r))
-            if len(found) == wanted:
-                break
-    return found
+def _plain_hand(state: GameState, seat: int, view: PlayerView, rookie: bool = True) -> tuple[bool, bool]:
+    """(plain, holds a Space Port card): plain when the hand offers greedy nothing to play
+    outside the phase's own actions: no Special Action card and, with `rookie` (phases 2-5),
+    no Captain Rookie in hand nor aboard an own ship (a Reassign)."""
+    port_card = False
+    for h in state.players[seat].hand:
+        name = view.name_of(h, state.names)
+        if name is None:
+            continue
+        category = CARD_BY_NAME[name].category
+        if category == SPECIAL_ACTION or (rookie and name == ROOKIE):
+            return False, port_card
+        if category == SPACE_SHIP:
+            port_card = True
+    if rookie:
+        for ship in state.ships.values():
+            if ship.owner == seat and ROOKIE in ship.extras:
+                return False, port_card
+    return True, port_card
 
 
 def _quick_tile_action(state: GameState, seat: int, rng):
-    """Phase 1 of the basic turn without listing every placement: a random pile, then the first
-    drawn tile near the seat's ships when it has planets, anywhere otherwise."""
+    """Phase 1 as greedy plays it (SPEC §12.1), without listing every placement: a random
+    pile; then, of the drawn tiles, one with planets on a legal spot nearest the seat's ships
+    (8 - steps points, ties at random), unless that scores below a plain tile's 0; otherwise a
+    uniformly random legal placement of a tile without planets. None (list the actions) for a
+    sun, a tie at 0, or when nothing was found."""
     if tiles_to_draw(state):
         piles = [i for i, pile in enumerate(state.piles) if pile]
         return A.DrawTile(piles[rng.below(len(piles))])
-    handle = state.drawn[0]
-    tile = TILE_BY_ID[state.names[handle]]
-    spots = quick_placements(state.board, tile, rng, 6 if tile.planets else 1)
-    if not spots:
+    tiles = [(h, TILE_BY_ID[state.names[h]]) for h in state.drawn]
+    if any(tile.kind == "sun" for _, tile in tiles):
         return None
-    if tile.planets:
-        spots.sort(key=lambda spot: _nearest_ship(state, seat, spot[0]))
-    return A.PlaceTile(handle, spots[0][0], spots[0][1])
+    with_planets = [(h, tile) for h, tile in tiles if tile.planets]
+    plain = [(h, tile) for h, tile in tiles if not tile.planets]
+    if with_planets:
+        found = _nearest_placements(state, seat, with_planets)
+        if found is None:
+            return None    # a planet tile fits nowhere: let the listing see its ScrapTile
+        steps, fits = found
+        if not plain or 8 - steps > 0:
+            h, sq, r = fits[rng.below(len(fits))]
+            return A.PlaceTile(h, sq, r)
+        if 8 - steps == 0:
+            return None
+    return _random_placement(state.board, plain, rng)
 
 
-def _plain_end_of_turn(state: GameState, seat: int):
-    """Phases 4 and 5 of a seat with nothing special to do (no station or quest to score, no
-    look-ahead or swap effect): keep the hand, then draw while there is room, Refuel first."""
+def _nearest_placements(state: GameState, seat: int, tiles: list):
+    """(steps, [(tile handle, square, rotation)]): the legal placements of these tiles whose
+    square is fewest king steps from the seat's ships, trying the nearest squares first."""
+    board = state.board
+    controlled = board.controlled_squares()
+    by_steps: dict[int, list] = {}
+    for sq in board.frontier():
+        if sq not in controlled:
+            by_steps.setdefault(nearest_ship(state, seat, sq), []).append(sq)
+    for steps in sorted(by_steps):
+        fits = [(h, sq, r) for h, tile in tiles for sq in by_steps[steps] for r in range(4)
+                if _fits(board, tile, sq, r)]
+        if fits:
+            return steps, fits
+    return None
+
+
+def _random_placement(board, tiles: list, rng, tries: int = 60):
+    """A uniformly random legal (tile, square, rotation) by rejection sampling over the
+    frontier; None if the probes found none."""
+    controlled = board.controlled_squares()   # only a sun may go there (SPEC §4.3)
+    frontier = board.frontier()
+    for _ in range(tries):
+        h, tile = tiles[rng.below(len(tiles))]
+        sq, r = frontier[rng.below(len(frontier))], rng.below(4)
+        if sq not in controlled and _fits(board, tile, sq, r):
+            return A.PlaceTile(h, sq, r)
+    return None
+
+
+def _plain_end_of_turn(state: GameState, seat: int, view: PlayerView, rng):
+    """Phases 4 and 5 as greedy plays them, for a seat with nothing special to do (no station
+    or quest to score now, no role or continuing effect, no Automata or City of Banks to use, a
+    plain hand): phase 4 ends or discards one card, all alike to greedy below a full hand;
+    phase 5 draws while there is room, from Space Port first while the hand holds no Space
+    Port card, else from Refuel first. None: list the actions instead."""
     player = state.players[seat]
-    if player.stations or player.quests or player.role is not None or player.continuing:
+    if player.role is not None or player.continuing:
+        return None
+    if any(state.board.surrounded(sq) for sq in player.stations) or scorable_quests(state, seat, view):
+        return None
+    plain, port_card = _plain_hand(state, seat, view)
+    if not plain:
         return None
     if state.phase == DISCARD:
-        return A.Next() if len(player.hand) < hand_limit(state, seat) else None
-    for deck in ("refuel", "port"):
+        hand = player.hand
+        if len(hand) >= HAND_LIMIT:
+            return None
+        k = rng.below(len(hand) + 1)
+        return A.Next() if k == 0 else A.Discard((sorted(hand)[k - 1],))
+    if can_look_automata(state, seat) or can_bank(state, seat):
+        return None
+    decks = ("refuel", "port") if port_card else ("port", "refuel")
+    for deck in decks:
         if can_draw(state, seat, deck):
             return A.DrawCard(deck)
     return A.Next()
 
 
 def policy_action(world, seat: int):
-    """The playout choice of `seat` in `world`: the best immediate gain, ties at random; None
-    when the seat has no legal action, which a sound world never gives but a determinisation
-    that missed a public claim could; World.play then ends the playout (ImpossibleWorld)."""
+    """The playout choice of `seat` in `world`: greedy's (SPEC §12.1), the best greedy score
+    with ties at random; None when the seat has no legal action, which a sound world never
+    gives but a determinisation that missed a public claim could; World.play then ends the
+    playout (ImpossibleWorld)."""
     state = world.state
+    view = world.views[seat]
     if (state.discovery is None and not state.polls and state.doom is None and not state.only_action
-            and not state.variants.advanced and not state.automata_seen):
+            and not state.variants.advanced and not state.automata_seen and state.bank_owed is None):
         quick = None
         if state.phase == TILES:
-            quick = _quick_tile_action(state, seat, world.rng)
+            if _plain_hand(state, seat, view, rookie=False)[0]:
+                quick = _quick_tile_action(state, seat, world.rng)
         elif state.phase == DISCARD or state.phase == REFILL:
-            quick = _plain_end_of_turn(state, seat)
+            quick = _plain_end_of_turn(state, seat, view, world.rng)
         if quick is not None:
             return quick
-    options = legal_actions(state, world.views[seat])
+    options = legal_actions(state, view)
     if len(options) == 1:
         return options[0]
     best, chosen, ties = None, None, 0
-    identity = world.identity
-    targets = _Targets(state, seat, identity)
     for a in options:
-        s = action_score(state, seat, identity, a, targets)
+        s = greedy_score(state, view, a)
         if best is None or s > best:
             best, chosen, ties = s, a, 1
         elif s == best:
