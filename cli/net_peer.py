@@ -22,7 +22,7 @@ from cli.games import GAMES, Game, by_rules_name, game_of
 from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
 from cli.peer_book import PeerBook, load_peers
-from cli.peer_names import colours_of, namer
+from cli.peer_names import colours_of, namer, remembering
 from cli.regather import DEFAULT_RESUME_WAIT, NobodyBack, gather, resume_port
 from cli.turn_clock import CLOCK_KEY, TurnClock, check_clock
 from cli.variant_args import config_from
@@ -230,7 +230,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     book = PeerBook()
     node = Node(identity, rules or game_kind.rules(), game, args.log_dir, config=config,
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None), game_kind),
-                options=_options(args, seats), on_applied=_keeping(book, printer.applied))
+                options=_options(args, seats), on_applied=_keeping(book, remembering(printer.applied)))
     node.on_note = _noting(book, node, printer.say)
     node.namer = namer(node)   # notes name peers "green bob" (issue 8)
     clocked(node)
@@ -415,7 +415,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         options.port = resume_port(args.resume, options.host, options.port)
     node = Node(identity, rules, game, args.log_dir,
                 agent=_agent(args.bot, tag, getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]),
-                options=options, peer=peer, on_applied=_keeping(book, printer.applied),
+                options=options, peer=peer, on_applied=_keeping(book, remembering(printer.applied)),
                 creator=None if invite is None else invite.creator,
                 choose_game=game_chooser(args, tag, rules_for))
     node.on_note = _noting(book, node, printer.say)

@@ -1,5 +1,7 @@
 """Naming the peers of a live game in its lines: seat colour and name, as the rest of the
-REPL does ("green bob"), not the key's fingerprint (issue 8 item 3; SPEC §29.13)."""
+REPL does ("green bob"), not the key's fingerprint (issue 8 item 3; SPEC §29.13). Before the
+seats are known (the lobby) a key is named by the name it used in an earlier game seen here,
+with its fingerprint (SPEC §32.4); the fingerprint alone is the last resort."""
 from __future__ import annotations
 
 from p2p_asv.geometry import seat_colours
@@ -7,8 +9,9 @@ from p2p_asv.geometry import seat_colours
 from protocol.crypto import fingerprint
 
 from .games import by_rules_name
+from .names_seen import name_seen, remember
 
-__all__ = ["colours_of", "seat_name", "namer", "abort_line", "ABORT_NOTE"]
+__all__ = ["colours_of", "seat_name", "namer", "remembering", "abort_line", "ABORT_NOTE"]
 
 ABORT_NOTE = "abort: "   # how the session's own note of an abort begins (protocol.session.abort)
 
@@ -30,8 +33,24 @@ def seat_name(session, key: bytes) -> str | None:
 
 
 def namer(node):
-    """A Node.namer that names peers by the node's current session."""
-    return lambda key: seat_name(node.session, key)
+    """A Node.namer: "green bob" once the seats are known; before, "bob (FINGERPRINT)" for a
+    key met in an earlier game; else None (the node says the fingerprint)."""
+    def name(key: bytes) -> str | None:
+        seated = seat_name(node.session, key)
+        if seated:
+            return seated
+        seen = name_seen(key)
+        return f"{seen} ({fingerprint(key)})" if seen else None
+    return name
+
+
+def remembering(applied):
+    """on_applied that keeps the name each other key signs into its hello (SPEC §32.4)."""
+    def on_applied(node, ev, note: str) -> None:
+        if ev.kind == "hello" and ev.author != node.me and isinstance(ev.body.get("name"), str):
+            remember(ev.author, ev.body["name"])
+        applied(node, ev, note)
+    return on_applied
 
 
 def abort_line(session) -> str:

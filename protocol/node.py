@@ -226,7 +226,7 @@ class Node:
     def _on_peer_up(self, key: bytes) -> None:
         if self.roster is None and key not in self.lobby and self.options.seats is not None:
             self.lobby.append(key)
-            self.note(f"{fingerprint(key)} joined ({len(self.lobby)}/{self.options.seats} seats)")
+            self.note(f"{self.who(key)} joined ({len(self.lobby)}/{self.options.seats} seats)")
             if len(self.lobby) >= self.options.seats:
                 self._lobby_full.set()
         gone = self._down_since.pop(key, None)
@@ -260,6 +260,13 @@ class Node:
         if s is not None and s.roster is not None and key in s.roster and s.roster.index(key) < len(s.names):
             return f"{s.names[s.roster.index(key)]} ({fingerprint(key)})"
         return fingerprint(key)
+
+    def refused_line(self, exc: EventError, what: str = "refused", plain: str = "refused event") -> str:
+        """A refused event's note, naming its author as `who` does (SPEC §29.13):
+        'refused green bob's event at seq 52: REASON (IllegalMove)'."""
+        if getattr(exc, "author", None) is None:
+            return f"{plain}: {exc}"
+        return f"{what} {self.who(exc.author)}'s event at seq {exc.seq}: {exc.reason} ({type(exc).__name__})"
 
     def absent_for(self, key: bytes) -> float:
         """Seconds `key` has been gone: no live connection with this peer, so no keepalive
@@ -480,7 +487,7 @@ class Node:
             refusal = first_hello_problem(ev, self.creator)
             if refusal is not None:   # a forged lobby: refused, nothing adopted (SPEC §29.2)
                 self.rejected.append(refusal)
-                self.note(f"refused event: {refusal}")
+                self.note(self.refused_line(refusal))
                 return
             self._adopt_game(ev.body.get("rules"))
             self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
@@ -509,7 +516,7 @@ class Node:
         if self.ballot.bars(ev):   # we voted its author silent here: never apply both (SPEC §29.6)
             if ev not in self.barred:
                 self.barred.append(ev)
-                self.note(f"late event of {fingerprint(ev.author)} at seq {ev.seq} not applied: "
+                self.note(f"late event of {self.who(ev.author)} at seq {ev.seq} not applied: "
                           "this peer voted it silent")
             return False
         try:
@@ -518,18 +525,18 @@ class Node:
             return False
         except DeckCorrupted as exc:  # accepted and logged, then the session halted (SPEC §26.4)
             self.rejected.append(exc)
-            self.note(f"session halted: {exc}")
+            self.note(self.refused_line(exc, "session halted at", "session halted"))
             self._applied(ev)
             return True
         except (StateHashMismatch, SessionHalted) as exc:
             self.rejected.append(exc)
-            self.note(f"session halted: {exc}")
+            self.note(self.refused_line(exc, "session halted at", "session halted"))
             self._bump()
             return False
         except EventError as exc:
             self.rejected.append(exc)
             if ev.seq >= self.height - 1:
-                self.note(f"refused event: {exc}")
+                self.note(self.refused_line(exc))
             return False
         self._applied(ev)
         return True
@@ -616,7 +623,7 @@ class Node:
         h = ev.seq - VOTE_BASE
         if ev.kind == REFUSE_KIND:
             if self.ballot.released_by(ev, self.me):
-                self.note(f"{fingerprint(ev.author)} applied the event this peer voted silent at seq {h}; "
+                self.note(f"{self.who(ev.author)} applied the event this peer voted silent at seq {h}; "
                           "vote withdrawn")
                 for late in [e for e in self.barred if e.seq == h]:
                     self.barred.remove(late)

@@ -132,6 +132,8 @@ async def test_a_voter_never_applies_the_late_event_until_a_refusal_shows_the_ab
     due, (a, b) = in_play(peers)
     nodes = nodes_for(peers)
     na, nb = nodes[a.me], nodes[b.me]
+    notes: list[str] = []     # the notes name peers through the caller's namer (SPEC §29.13)
+    na.on_note, na.namer = notes.append, {due.me: "green due", b.me: "blue bee"}.get
     assert await na.vote_silent() and not await na.vote_silent()   # one vote per height
     own = na.ballot.own
     assert own.kind == VOTE_KIND and own.seq == VOTE_BASE + a.chain.height
@@ -146,6 +148,9 @@ async def test_a_voter_never_applies_the_late_event_until_a_refusal_shows_the_ab
     assert resent == late
     na._feed(refusal)                      # the abort can never complete: a applies the event
     assert a.chain.height == height + 1 and a.chain.head == b.chain.head and not na.barred
+    assert notes == ["voted green due silent at seq %d" % height,
+                     f"late event of green due at seq {height} not applied: this peer voted it silent",
+                     f"blue bee applied the event this peer voted silent at seq {height}; vote withdrawn"], notes
     # a refusal by the silent peer itself releases nobody
     c = Ballot()
     c.cast = (height, due.me)
