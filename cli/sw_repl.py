@@ -18,7 +18,7 @@ from . import sw_render
 from .svg_doc import save_picture
 from .sw_board_svg import board_svg
 from .render import plain
-from .repl import Happened
+from .repl import CTRL_C, Happened
 
 COMMANDS = {
     "help": "help                commands and notation; help rules: the rules; help CARD: a card",
@@ -134,7 +134,8 @@ class SwRepl:
                 self.show_board()
             try:
                 line = self.read_line()
-            except KeyboardInterrupt:
+            except KeyboardInterrupt:   # as the main REPL: say how to leave (SPEC §48)
+                self.say(CTRL_C)
                 continue
             except EOFError:
                 self.say("bye")

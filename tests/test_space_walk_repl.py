@@ -59,3 +59,16 @@ def test_completion_offers_the_legal_actions_and_help_topics():
     assert complete("help r") == ["help rules"]
     assert "help copy" in complete("help ")
     assert complete("boa") == ["board"]
+
+
+def test_ctrl_c_says_how_to_leave_as_in_the_main_repl():
+    """Ctrl-C gave a fresh prompt and nothing else; like the main REPL it says how to leave."""
+    from cli.repl import CTRL_C
+    driver = SwLocalGame(2, 1, seed=3, bots=["random", None])
+    with create_pipe_input() as pipe:
+        pipe.send_text("\x03quit\r")
+        repl = SwRepl(driver, input=pipe, output=DummyOutput(), color=False, history=default_history(True))
+        assert repl.run() == 0
+    said = "\n".join(repl.transcript)
+    assert CTRL_C in said and "quit or Ctrl-D leaves the game" in said and "left the game" in said
+    assert said.index(CTRL_C) < said.index("left the game")
