@@ -14,7 +14,7 @@ from cli.net_driver import play_networked
 from cli.net_peer import parse_invite
 from protocol.session import verify_log
 from cli.asv_adapter import AsvRules
-from test_repl import ScriptedRepl, plain_turn_line
+from test_repl import ScriptedRepl, plain_turn_line, window_line
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,7 +60,7 @@ def one_network_turn(repl) -> str:
     due again in a later turn (the bot has then played over the network)."""
     state, seat = repl.driver.state(), repl.driver.seat
     if (state.discovery is not None or state.polls) and state.active != seat:
-        return "pass"                      # polled in the bot's discovery or window (SPEC §14.2)
+        return window_line(repl)           # polled in the bot's discovery or window (SPEC §14.2)
     first = getattr(repl, "first_turn", None)
     if first is None:
         first = repl.first_turn = state.turn

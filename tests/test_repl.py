@@ -62,10 +62,17 @@ def one_turn_script(repl: Repl) -> str:
     """Draw every tile, place each at its first legal spot, skip pieces and movement,
     discard one card, draw one refuel card, end the turn; then quit when due again."""
     if repl.driver.state().polls:
-        return "pass"                   # a bot's Special Action window asks us too (SPEC §14.2)
+        return window_line(repl)        # a bot's Special Action window asks us too (SPEC §14.2)
     if repl.driver.state().turn > 1:
         return "quit"
     return plain_turn_line(repl)
+
+
+def window_line(repl: Repl) -> str:
+    """The answer when polled: pass where one may; a card that must be answered (Espionage's
+    discard, SPEC §14.9) gets the first legal answer."""
+    texts = [a.text() for a in repl.legal_sorted()]
+    return "pass" if "pass" in texts or not texts else texts[0]
 
 
 def plain_turn_line(repl: Repl) -> str:
@@ -73,7 +80,7 @@ def plain_turn_line(repl: Repl) -> str:
     state, seat = repl.driver.state(), repl.driver.seat
     texts = [a.text() for a in repl.driver.legal()]
     if state.polls:
-        return "pass"                   # answer no window (SPEC §14.2)
+        return window_line(repl)
     if state.phase == TILES:
         draws = [t for t in texts if t.startswith("draw-tile")]
         return draws[0] if draws else next(t for t in texts if t.startswith(("place", "scrap")))
@@ -172,7 +179,8 @@ def test_completion_offers_legal_actions_for_a_prefix():
     assert first.start_position == -3
 
 
-def wait_until(condition, timeout: float = 10.0) -> None:
+def wait_until(condition, timeout: float = 30.0) -> None:
+    """A bounded wait for the prompt's thread (long: a guard, met in milliseconds when idle)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
@@ -190,20 +198,26 @@ def test_tab_completes_through_the_prompt():
         buffer = repl.session.default_buffer
 
         def type_keys() -> None:
-            wait_until(lambda: repl.session.app.is_running)
-            pipe.send_text("draw-t\t")
-            wait_until(lambda: buffer.complete_state is not None)
-            offered = [c.display_text for c in buffer.complete_state.completions]
-            seen.extend(offered)
-            pipe.send_text("\t")
-            wait_until(lambda: buffer.text == "draw-tile 1")
+            try:
+                wait_until(lambda: repl.session.app.is_running)
+                pipe.send_text("draw-t\t")
+                # the menu exists (empty) while completions still load; once all are in, Tab
+                # inserts their common part, so wait for that before reading the menu
+                wait_until(lambda: buffer.text == "draw-tile " and buffer.complete_state is not None)
+                seen.extend(c.display_text for c in buffer.complete_state.completions)
+                pipe.send_text("\t")
+                wait_until(lambda: buffer.text == "draw-tile 1")
+            except AssertionError as exc:
+                failed.append(exc)      # Enter below still ends the prompt: no hang
             pipe.send_text("\r")
 
         seen: list[str] = []
+        failed: list[AssertionError] = []
         feeder = threading.Thread(target=type_keys, daemon=True)
         feeder.start()
         line = repl.read_line()
-        feeder.join(10)
+        feeder.join(30)
+    assert not failed, f"{failed[0]}; the line read {buffer.text!r}"
     assert seen == ["draw-tile 1", "draw-tile 2", "draw-tile 3", "draw-tile 4"]
     assert line == "draw-tile 1"
 
