@@ -26,7 +26,7 @@ PROGRESS_EVERY = 60           # seconds between progress lines when not on a ter
 
 
 class NobodyBack(RuntimeError):
-    """No other player came back within the wait; nothing was written."""
+    """No other player came back within the wait; the log keeps every event written."""
 
 
 def clock(seconds: float) -> str:
@@ -91,7 +91,7 @@ async def gather(node, log, say, *, wait: float = DEFAULT_RESUME_WAIT, redial: f
         while not _back(node):
             left = deadline - time.monotonic()
             if left <= 0:
-                raise NobodyBack(f"nobody came back within {clock(wait)}; your log is unchanged: "
+                raise NobodyBack(f"nobody came back within {clock(wait)}; your log keeps every event: "
                                  f"try again later with {command}")
             if live is not None:
                 live(f"waiting for {missing}: {clock(left)} left (Ctrl-C leaves)")
