@@ -164,6 +164,11 @@ class Node:
         # a resumed peer waiting for the others to come back casts no vote and says no "back"
         # line meanwhile: nobody is late while everyone has left (SPEC §29.15)
         self.votes_held = False
+        # whom this node said it lost (only they are "back") and whom it has met since it started:
+        # a resumed peer's first meeting with a seat says "is here" (SPEC §29.13, §29.15)
+        self._lost: set[bytes] = set()
+        self._met: set[bytes] = set()
+        self._resumed = peer is not None
         # seconds a peer is past a clock its caller keeps (cli: the host's turn clock); such a
         # peer counts as gone for the silent-peer rule (SPEC §29.13-§29.14)
         self.overtime: Callable[[bytes], float] | None = None
@@ -235,8 +240,13 @@ class Node:
             own = self.ballot.own
             if own is not None and self.ballot.cast[0] == self.height:  # it may have missed our vote
                 self._nursery.start_soon(self._send_quietly, key, own.wire)
-            if gone is not None and not self.over and not self.votes_held:
-                self.note(f"{self.who(key)} is back (gone {int(time.monotonic() - gone)} s)")
+            if not self.over and not self.votes_held:
+                if key in self._lost and gone is not None:
+                    self.note(f"{self.who(key)} is back (gone {int(time.monotonic() - gone)} s)")
+                elif self._resumed and key not in self._met:   # never lost here: no "back", no "gone 0 s"
+                    self.note(f"{self.who(key)} is here")
+        self._lost.discard(key)
+        self._met.add(key)
 
     def _on_peer_down(self, key: bytes, error: TransportError) -> None:
         if self.session is None and isinstance(error, PeerRefused) and error.code == "key":
@@ -249,6 +259,7 @@ class Node:
                 f" — the game waits: they come back with `asv join --resume LOG` (their log); "
                 f"aborted if gone {self.options.timeout:g} s")
             self.note(f"lost {self.who(key)} ({plain_reason(error)}) at {time.strftime('%H:%M:%S')}{waits}")
+            self._lost.add(key)
 
     def who(self, key: bytes) -> str:
         """A peer's display name and fingerprint, as far as this peer knows them; the

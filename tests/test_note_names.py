@@ -86,3 +86,21 @@ def test_hellos_seen_are_remembered_and_the_book_stays_small():
         remember(bytes([i % 256, i // 256]) * 16, f"p{i}")
     assert name_seen(bob.public_key_bytes) is None          # the oldest is forgotten first
     assert name_seen(bytes([MAX_KEPT - 1, 0]) * 16) == f"p{MAX_KEPT - 1}"
+
+
+def test_a_resumed_peer_says_a_seat_is_here_and_only_a_seat_it_lost_is_back(tmp_path):
+    """A resumed peer never saw the others leave: its first meeting with a seat says "is
+    here", not "is back (gone 0 s)"; a seat it did lose is "back" with how long (SPEC §29.13)."""
+    from protocol.net import ConnectionClosed
+    peers = make_peers(RULES, 2, agent_for=lambda k: play_own_card, log_dir=str(tmp_path))
+    run_until(peers, lambda: writer(peers).pending_obligation() == "action")
+    me, other = peers
+    node, notes = named_node(me)                  # built from a session, as a resume is
+    node._nursery = SimpleNamespace(start_soon=lambda *args: None)   # no catch-up in this test
+    who = seat_name(me, other.me)
+    node.absent_for(other.me)                     # the toolbar asked before the seat came
+    node._on_peer_up(other.me)
+    node._on_peer_down(other.me, ConnectionClosed("closed"))
+    node._on_peer_up(other.me)
+    assert notes[0] == f"{who} is here" and notes[1].startswith(f"lost {who} (")
+    assert notes[2] == f"{who} is back (gone 0 s)" and len(notes) == 3, notes

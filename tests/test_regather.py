@@ -92,6 +92,8 @@ async def test_three_players_who_all_left_come_back_one_after_another_and_finish
     assert f"listening on port {ports[0]}" in first          # where the others kept it
     assert "waiting up to 1:00 for" in first and "Ctrl-C leaves" in first
     assert "blue" in first or "yellow" in first or "red" in first, first   # seats by colour, not keys
+    assert any(t.endswith(" is here") for t in said[0]), said[0]          # the third, met later
+    assert not any("(gone 0 s)" in t for lines in said for t in lines)   # nobody was lost here
     assert all(n.session.finished for n in finals)
     heads = set()
     for log in logs:
