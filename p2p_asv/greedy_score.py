@@ -52,10 +52,26 @@ def special_score(state: GameState, seat: int, action) -> int:
         return d.tile_value * sum(card_value(n) for n in d.life_forms)
     if name == "Worm Hole":
         return 6 if d is not None and d.discoverer != seat else -1
-    if name in ("Black Hole", "Supernova", "Kamikaze Attack", "Sabotage"):
+    if name in _BLASTS:
         return _blast_worth(state, seat, action)
     if name == "Trading Post":   # a blind swap: the fewer cards risked, the better
         return 2 - len(action.args)
+    return _SPECIAL_WORTH.get(name, 0)
+
+
+_BLASTS = ("Black Hole", "Supernova", "Kamikaze Attack", "Sabotage")
+
+
+def special_ceiling(name: str) -> float:
+    """The most special_score can give this card on its seat's own turn outside any window
+    and any discovery (the playout's shortcuts list the actions only when a card in hand might
+    beat what they would play)."""
+    if name in _BLASTS:
+        return float("inf")
+    if name == "Worm Hole":
+        return -1
+    if name == "Trading Post":
+        return 1
     return _SPECIAL_WORTH.get(name, 0)
 
 

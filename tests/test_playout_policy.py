@@ -11,7 +11,7 @@ from p2p_asv import actions as A
 from p2p_asv.bots import GreedyBot
 from p2p_asv.dealer import LocalDealer
 from p2p_asv.engine import apply, legal_actions, to_move
-from p2p_asv.greedy_score import greedy_score
+from p2p_asv.greedy_score import greedy_score, special_ceiling
 from p2p_asv.search.playout import _plain_end_of_turn, policy_action, ranked
 from p2p_asv.search.rng import FastRandom
 from p2p_asv.setup import new_game
@@ -48,7 +48,8 @@ def _greedy_positions(players: int, seed: int):
 def test_the_playout_plays_an_action_greedy_scores_best(players, seed):
     """Position after position of a greedy game (tiles, pieces, moves, discoveries, Special
     Actions, discards, draws), the playout's choice, shortcuts included, is one GreedyBot
-    scores highest, and the search's ranking puts such an action first."""
+    scores highest, and the search's ranking puts such an action first; no Special Action
+    card played on its own turn scores above the ceiling the shortcuts assume."""
     kinds = set()
     for state, view, options, identity in _greedy_positions(players, seed):
         best = max(greedy_score(state, view, a) for a in options)
@@ -59,6 +60,10 @@ def test_the_playout_plays_an_action_greedy_scores_best(players, seed):
         top = ranked(state, view, options, FastRandom(state.step))[0]
         assert greedy_score(state, view, top) == best
         kinds.add(type(pick))
+        if not state.polls and state.discovery is None:   # the shortcuts trust these ceilings
+            for a in options:
+                if type(a) is A.PlaySpecial:
+                    assert greedy_score(state, view, a) <= special_ceiling(a.name), a
     assert {A.DrawTile, A.PlaceTile, A.Move, A.DrawCard, A.Discard} <= kinds
 
 

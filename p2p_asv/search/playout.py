@@ -16,7 +16,7 @@ from ..endgame import pirate_points
 from ..engine import legal_actions
 from ..extras import ROOKIE
 from ..geometry import king_steps, neighbour, opposite, sector_of
-from ..greedy_score import greedy_score, nearest_ship
+from ..greedy_score import greedy_score, nearest_ship, special_ceiling
 from ..life_effects import can_bank, can_look_automata
 from ..movement import ship_allowance
 from ..quest_rules import scorable_quests
@@ -64,25 +64,27 @@ def _fits(board, tile, sq, rotation: int) -> bool:
     return True
 
 
-def _plain_hand(state: GameState, seat: int, view: PlayerView, rookie: bool = True) -> tuple[bool, bool]:
-    """(plain, holds a Space Port card): plain when the hand offers greedy nothing to play
-    outside the phase's own actions: no Special Action card and, with `rookie` (phases 2-5),
-    no Captain Rookie in hand nor aboard an own ship (a Reassign)."""
-    port_card = False
-    for h in state.players[seat].hand:
-        name = view.name_of(h, state.names)
-        if name is None:
-            continue
-        category = CARD_BY_NAME[name].category
-        if category == SPECIAL_ACTION or (rookie and name == ROOKIE):
-            return False, port_card
-        if category == SPACE_SHIP:
-            port_card = True
-    if rookie:
-        for ship in state.ships.values():
-            if ship.owner == seat and ROOKIE in ship.extras:
-                return False, port_card
-    return True, port_card
+class _Hand:
+    """What the playout's shortcuts need to know of a seat's hand: the highest greedy score a
+    Special Action card in it could get on the seat's own turn (-inf with none), whether
+    Captain Rookie is in it or aboard one of the seat's ships, whether it holds a Space Port
+    card."""
+    __slots__ = ("special", "rookie", "port_card")
+
+    def __init__(self, state: GameState, seat: int, view: PlayerView) -> None:
+        self.special, self.rookie, self.port_card = float("-inf"), False, False
+        for h in state.players[seat].hand:
+            name = view.name_of(h, state.names)
+            if name is None:
+                continue
+            category = CARD_BY_NAME[name].category
+            if category == SPECIAL_ACTION:
+                self.special = max(self.special, special_ceiling(name))
+            elif category == SPACE_SHIP:
+                self.port_card = True
+                self.rookie = self.rookie or name == ROOKIE
+        if not self.rookie:
+            self.rookie = any(s.owner == seat and ROOKIE in s.extras for s in state.ships.values())
 
 
 def _quick_tile_action(state: GameState, seat: int, rng):
@@ -144,31 +146,35 @@ def _random_placement(board, tiles: list, rng, tries: int = 60):
 
 def _plain_end_of_turn(state: GameState, seat: int, view: PlayerView, rng):
     """Phases 4 and 5 as greedy plays them, for a seat with nothing special to do (no station
-    or quest to score now, no role or continuing effect, no Automata or City of Banks to use, a
-    plain hand): phase 4 ends or discards one card, all alike to greedy below a full hand;
-    phase 5 draws while there is room, from Space Port first while the hand holds no Space
-    Port card, else from Refuel first. None: list the actions instead."""
+    or quest to score now, no role or continuing effect, no Automata or City of Banks to use,
+    no Captain Rookie to play or reassign): phase 4, with no Special Action card in hand, ends or
+    discards one card, all alike to greedy below a full hand; phase 5 draws while there is
+    room, from Space Port first while the hand holds no Space Port card, else from Refuel
+    first, unless a Special Action card in hand might score as much. None: list the actions
+    instead."""
     player = state.players[seat]
     if player.role is not None or player.continuing:
         return None
     if any(state.board.surrounded(sq) for sq in player.stations) or scorable_quests(state, seat, view):
         return None
-    plain, port_card = _plain_hand(state, seat, view)
-    if not plain:
+    hand = _Hand(state, seat, view)
+    if hand.rookie:
         return None
     if state.phase == DISCARD:
-        hand = player.hand
-        if len(hand) >= HAND_LIMIT:
+        cards = player.hand
+        if len(cards) >= HAND_LIMIT or hand.special > float("-inf"):
             return None
-        k = rng.below(len(hand) + 1)
-        return A.Next() if k == 0 else A.Discard((sorted(hand)[k - 1],))
+        k = rng.below(len(cards) + 1)
+        return A.Next() if k == 0 else A.Discard((sorted(cards)[k - 1],))
     if can_look_automata(state, seat) or can_bank(state, seat):
         return None
-    decks = ("refuel", "port") if port_card else ("port", "refuel")
-    for deck in decks:
+    choice, worth = A.Next(), -1
+    for deck in (("refuel", "port") if hand.port_card else ("port", "refuel")):
         if can_draw(state, seat, deck):
-            return A.DrawCard(deck)
-    return A.Next()
+            choice = A.DrawCard(deck)
+            worth = greedy_score(state, view, choice)
+            break
+    return choice if hand.special < worth else None
 
 
 def policy_action(world, seat: int):
@@ -182,7 +188,9 @@ def policy_action(world, seat: int):
             and not state.variants.advanced and not state.automata_seen and state.bank_owed is None):
         quick = None
         if state.phase == TILES:
-            if _plain_hand(state, seat, view, rookie=False)[0]:
+            # a Special Action card waits until the drawn tiles are placed; before, it could
+            # beat drawing a tile (0) unless it scores below that
+            if state.drawn or _Hand(state, seat, view).special < 0:
                 quick = _quick_tile_action(state, seat, world.rng)
         elif state.phase == DISCARD or state.phase == REFILL:
             quick = _plain_end_of_turn(state, seat, view, world.rng)
