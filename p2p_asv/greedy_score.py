@@ -70,8 +70,8 @@ def special_ceiling(name: str) -> float:
         return float("inf")
     if name == "Worm Hole":
         return -1
-    if name == "Trading Post":
-        return 1
+    if name == "Trading Post":   # a target and at least one card: 2 - 2
+        return 0
     return _SPECIAL_WORTH.get(name, 0)
 
 

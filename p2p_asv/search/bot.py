@@ -163,6 +163,9 @@ class SearchBot:
 
 
 MIN_PAIRED = 4   # visits a root action needs before it may replace the default
+# Standard errors by which it must beat the default: with a dozen candidates, one standard
+# error lets noise alone move the choice most of the time.
+PAIRED_Z = 2.0
 
 
 def _paired_choice(default, rewards: dict):
@@ -178,8 +181,8 @@ def _paired_choice(default, rewards: dict):
         diffs = [mine[k] - base[k] for k in range(n)]
         mean = sum(diffs) / n
         spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-        if mean - spread > best_margin:
-            best, best_margin = action, mean - spread
+        if mean - PAIRED_Z * spread > best_margin:
+            best, best_margin = action, mean - PAIRED_Z * spread
     return best
 
 

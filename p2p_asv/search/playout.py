@@ -215,7 +215,16 @@ def policy_action(world, seat: int):
 # A card in hand is worth less than what it scores when played, or the bot would hoard it:
 # a base per category plus a share of the card's value (of its size for the environments and
 # life forms, which are as useful on an opponent's planet when bad).
-HAND_WORTH = {PLANET: 1.0, ENVIRONMENT: 0.0, LIFE_FORM: 0.0, EXPLORER: 1.0, SPACE_SHIP: 1.0}
+HAND_WORTH = {PLANET: 1.0, ENVIRONMENT: 0.0, LIFE_FORM: 0.0, EXPLORER: 1.0}
+# Space Port cards: the first in hand keeps a ship or an extra within reach, more add little
+# (greedy draws from Space Port only while it holds none, SPEC §12.1).
+FIRST_PORT_CARD, MORE_PORT_CARDS = 1.5, 0.5
+# An extra aboard one of the seat's ships: worth more than the card in hand, or attaching it
+# (free, SPEC §6.2) would look like a loss; Captain Rookie counts through the slower ship.
+EXTRA_WORTH = 2.0
+# A seat with no ship in play moves nowhere and discovers nothing until it places one: a ship
+# card it could place is then worth most of a ship in play (2 + M).
+SHIPLESS_SHIP_SHARE = 0.8
 VALUE_SHARE = {PLANET: 0.5, ENVIRONMENT: 0.3, LIFE_FORM: 0.3, EXPLORER: 0.5}
 # A reachable undiscovered planet: a discovery scores its tile value times the cards' values
 # (about 3 all told) plus a planet bonus (about 2); counted at REACH_SHARE for the chance that
@@ -258,17 +267,27 @@ def seat_value(state: GameState, seat: int, identity: dict[int, str],
     for (sq, _), record in state.planets.items():
         if record.owner == seat:
             value += (2 if record.home else 1) * (1 if sector_of(sq) == player.colour else 2)
+    port_cards = 0
+    shipless = not any(s.owner == seat for s in state.ships.values())
     for h in player.hand:
         card = CARD_BY_NAME.get(identity.get(h) or "")
         if card is None:
+            continue
+        if card.category == SPACE_SHIP:
+            if shipless and not card.ship_extra and card.movement:
+                value += SHIPLESS_SHIP_SHARE * (2 + card.movement)
+                shipless = False
+            else:
+                value += FIRST_PORT_CARD if port_cards == 0 else MORE_PORT_CARDS
+            port_cards += 1
             continue
         value += HAND_WORTH.get(card.category, 0.0) + VALUE_SHARE.get(card.category, 0.0) * abs(card.value or 0)
     reach = 0.0
     holds = None   # whether the seat holds a planet card, asked only when a ship can move
     for ship in state.ships.values():
         if ship.owner == seat:
-            value += 2 + (CARD_BY_NAME[ship.name].movement or 0)
             allowance = ship_allowance(ship)
+            value += 2 + allowance + EXTRA_WORTH * sum(1 for e in ship.extras if e != ROOKIE)
             if allowance <= 0:
                 continue
             if holds is None:
