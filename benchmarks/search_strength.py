@@ -13,10 +13,9 @@ for the wall clock, which a busy shared machine makes worth less).
 --ledger FILE appends one JSON line per finished game (with the commit it ran at) and skips
 games already in it, so a long measurement can run in pieces, on several processes at once
 (each appends whole lines), and across days; --report prints the ledger's totals and plays nothing.
-benchmarks/results/search_strength_1s.jsonl holds the games played so far at 1 s a move; continue with
-  nice -n 19 .venv/bin/python benchmarks/search_strength.py --players 4 --opponents greedy --think 1.0 \
-      --seed 1000 --games 200 --ledger benchmarks/results/search_strength_1s.jsonl --verbose
-(and --players 2 in a second process). A row names the commit it ran at and the digest of the
+benchmarks/results/search_strength_1s.jsonl holds the games played so far at 1 s a move;
+`make strength` continues it (two nice'd processes, 4 and 2 players, then the totals;
+STRENGTH_OPPONENTS=random for the random line). A row names the commit it ran at and the digest of the
 engine and bots' source (p2p_asv/); games are skipped and totals kept apart by that digest, so
 a changed bot starts its count afresh while a commit that changes only tests or the CLI does not.
 """

@@ -21,7 +21,7 @@ from cli.asv_adapter import AsvRules
 from cli.games import GAMES, Game, by_rules_name, game_of
 from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
-from cli.peer_book import PeerBook, load_peers
+from cli.peer_book import PeerBook, load_peers, own_port
 from cli.peer_names import colours_of, namer, remembering
 from cli.regather import DEFAULT_RESUME_WAIT, NobodyBack, gather, resume_port
 from cli.turn_clock import CLOCK_KEY, TurnClock, check_clock
@@ -411,6 +411,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     book = PeerBook(addresses[0])
     tag = f"{args.seed or game.hex()}/{identity.name}"
     options = _options(args, None)
+    was = own_port(args.resume) if args.resume else 0   # read now: the node rewrites the book once it runs
     if args.resume:   # listen where this peer did before: the others kept that address (SPEC §29.15)
         options.port = resume_port(args.resume, options.host, options.port)
     node = Node(identity, rules, game, args.log_dir,
@@ -425,6 +426,9 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
         if args.resume:
+            if was and not getattr(args, "port", 0) and node.mesh.listen_port != was:
+                printer.say(f"port {was}, where you listened last time, is taken here; listening on "
+                            f"{node.mesh.listen_port}: the others' resumes cannot find you, but you dial theirs")
             book.update(node)   # its own (maybe new) port, for the next resume
             try:
                 key = await _reach(node, addresses, printer, resuming=True)

@@ -13,3 +13,54 @@ os.environ["ASV_NO_FSYNC"] = "1"     # before any fixture: module-scoped ones wr
 @pytest.fixture(autouse=True)
 def _own_asv_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("ASV_HOME", str(tmp_path_factory.mktemp("asv-home")))
+
+
+# -- `make test` runs the suite as two pytest processes side by side (tests/run_parts.py) ------
+# Whole files go to one part (a module's fixtures are built once), heaviest first, each to the
+# part with the least so far. The weights are a file's seconds on an idle 2-core machine
+# (measured with --durations; files not listed count PER_TEST seconds a test): they only
+# balance the parts, a wrong one makes a part longer, never skips a test.
+FILE_SECONDS = {      # CPU seconds: the 200 games use two worker processes, test_network_cli several asv processes
+    "test_engine_properties.py": 90, "test_network_cli.py": 70, "test_network_play.py": 45, "test_lan.py": 20,
+    "test_verify.py": 18, "test_network_robustness.py": 16, "test_leaving.py": 13, "test_repl.py": 13,
+    "test_space_walk_network.py": 10, "test_log_tools_cli.py": 10, "test_asv_wiring.py": 8, "test_abort.py": 6,
+    "test_search_bot.py": 6, "test_variants.py": 6, "test_repl_live.py": 5, "test_regather.py": 5,
+    "test_codec.py": 4, "test_protocol_audit.py": 4, "test_board.py": 4, "test_layers.py": 4,
+    "test_evidence.py": 3.5, "test_bot_thinking.py": 3.3, "test_shuffle_proof.py": 3,
+}
+PER_TEST = 0.1
+
+
+def pytest_addoption(parser):
+    parser.addoption("--part", metavar="I/N", default=None,
+                     help="run only part I of N of the suite (whole files, balanced by their usual time)")
+
+
+def part_of_files(files: dict[str, int], parts: int) -> dict[str, int]:
+    """Each file's part (0-based): `files` maps a file's name to its number of tests."""
+    load = [0.0] * parts
+    owner = {}
+    weight = {name: FILE_SECONDS.get(name, PER_TEST * count) for name, count in files.items()}
+    for name in sorted(files, key=lambda n: (-weight[n], n)):
+        part = min(range(parts), key=lambda p: (load[p], p))
+        owner[name] = part
+        load[part] += weight[name]
+    return owner
+
+
+def pytest_collection_modifyitems(config, items):
+    part = config.getoption("--part")
+    if not part:
+        return
+    index, parts = (int(x) for x in part.split("/"))
+    if not 1 <= index <= parts:
+        raise pytest.UsageError(f"--part {part}: want I/N with 1 <= I <= N")
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.path.name] = counts.get(item.path.name, 0) + 1
+    owner = part_of_files(counts, parts)
+    keep = [item for item in items if owner[item.path.name] == index - 1]
+    other = [item for item in items if owner[item.path.name] != index - 1]
+    if other:
+        config.hook.pytest_deselected(items=other)
+    items[:] = keep

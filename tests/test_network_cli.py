@@ -14,6 +14,7 @@ from cli.net_driver import play_networked
 from cli.net_peer import parse_invite
 from protocol.session import verify_log
 from cli.asv_adapter import AsvRules
+from log_helpers import verify_logs
 from test_repl import ScriptedRepl, plain_turn_line, window_line
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +35,7 @@ def test_asv_demo_plays_over_tcp_between_processes_and_verifies(tmp_path):
     assert "verdict: all 2 logs valid with the same head" in text
     logs = sorted(out.glob("*.asvlog"))
     assert len(logs) == 2
-    reports = [verify_log(p, AsvRules())[0] for p in logs]
+    reports = verify_logs(logs, AsvRules)
     assert all(r.exit_code == 0 for r in reports) and len({r.head for r in reports}) == 1
 
 
@@ -148,7 +149,7 @@ def test_a_joiner_killed_with_sigkill_resumes_through_a_peer_other_than_the_host
         if host.poll() is None:
             host.kill()
         host.stdout.close()
-    reports = [verify_log(p, AsvRules())[0] for p in [*tmp_path.glob("*.asvlog"), *mine.glob("*.asvlog")]]
+    reports = verify_logs([*tmp_path.glob("*.asvlog"), *mine.glob("*.asvlog")], AsvRules)
     assert len(reports) == 3 and all(r.exit_code == 0 for r in reports)
     assert len({r.head for r in reports}) == 1
     again = subprocess.run(asv("join", "--listen", "127.0.0.1", "--resume", str(log), "--bot", "greedy"),
@@ -165,7 +166,7 @@ def test_the_creator_starts_early_with_the_players_present(tmp_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "starting early with 2 of 4 seats" in done.stdout
-    reports = [verify_log(p, AsvRules())[0] for p in sorted(tmp_path.glob("*.asvlog"))]
+    reports = verify_logs(sorted(tmp_path.glob("*.asvlog")), AsvRules)
     assert len(reports) == 2 and all(r.exit_code == 0 for r in reports)
     assert len({r.head for r in reports}) == 1
 

@@ -9,6 +9,7 @@ import pytest
 import trio
 
 from cli.asv_adapter import AsvRules
+from log_helpers import verify_logs
 from net_helpers import Runner, bot_node, open_game, wait_until
 from protocol import codec
 from protocol.net import FramedStream, Mesh, PeerRefused
@@ -23,8 +24,7 @@ GAME_LIMIT = 300       # seconds for one bot game in one process: a hang guard (
 
 def verify_all(nodes) -> set[str]:
     heads = set()
-    for node in nodes:
-        report, _ = verify_log(node.log_path, AsvRules())
+    for report in verify_logs([node.log_path for node in nodes], AsvRules):
         assert report.valid and report.finished, report
         heads.add(report.head)
     return heads

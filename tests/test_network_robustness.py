@@ -17,6 +17,7 @@ import pytest
 import trio
 
 from cli.asv_adapter import AsvRules
+from log_helpers import verify_logs
 from net_helpers import Runner, bot_node, wait_until
 from protocol import codec
 from protocol.net import DIALER, ConnectionClosed, Flooding, FramedStream, MalformedFrame, handshake
@@ -276,8 +277,7 @@ async def test_a_joiner_left_out_of_the_roster_is_told_and_disconnected(tmp_path
             await wait_until(lambda: creator.over and joiner.over)
     from cli.net_peer import user_error
     assert isinstance(user_error(failed[0]), NotInRoster)
-    for node in (creator, joiner):
-        report, _ = verify_log(node.log_path, AsvRules())
+    for report in verify_logs([creator.log_path, joiner.log_path], AsvRules):
         assert report.exit_code == 0
     assert not list((tmp_path / "late").glob("*.asvlog"))
 

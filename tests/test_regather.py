@@ -4,6 +4,7 @@ Real peers over loopback TCP through the cli's own host/join flows (Space Walk: 
 from __future__ import annotations
 
 import io
+import socket
 from pathlib import Path
 
 import trio
@@ -112,6 +113,11 @@ async def test_the_first_one_back_alone_never_aborts_and_leaves_its_log_as_it_wa
         before = logs[0].read_bytes()
         screen = Terminal()
         printer = Printer(screen, turns=False)
+        taken = socket.socket()          # something else took this seat's old port meanwhile
+        old_port = own_port(logs[0])
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # past the old links' TIME_WAIT
+        taken.bind(("127.0.0.1", old_port))
+        taken.listen()
         try:
             await join_game(resume_args(logs[0], "--resume-wait", "1.5", "--timeout", "0.2"), printer=printer)
         except BaseException as exc:   # trio wraps what its nursery raised
@@ -120,8 +126,12 @@ async def test_the_first_one_back_alone_never_aborts_and_leaves_its_log_as_it_wa
             assert found is not None, exc
         else:
             raise AssertionError("a resume with nobody back must end")
+        finally:
+            taken.close()
     assert "nobody came back within 0:01; your log keeps every event" in str(found)
     shown = screen.getvalue()
+    assert f"port {old_port}, where you listened last time, is taken here; listening on " in shown, (old_port, shown)
+    assert own_port(logs[0]) not in (0, old_port)    # the book now holds the port it used
     assert "nobody of this game is here yet: waiting up to 0:01 for " in shown
     assert "\rwaiting for " in shown and " left (Ctrl-C leaves)" in shown   # the countdown, in place
     assert "voted" not in shown and "abort" not in shown, shown
