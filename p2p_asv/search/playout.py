@@ -146,14 +146,14 @@ def _random_placement(board, tiles: list, rng, tries: int = 60):
 
 def _plain_end_of_turn(state: GameState, seat: int, view: PlayerView, rng):
     """Phases 4 and 5 as greedy plays them, for a seat with nothing special to do (no station
-    or quest to score now, no role or continuing effect, no Automata or City of Banks to use,
+    or quest to score now, no role, no Automata or City of Banks to use,
     no Captain Rookie to play or reassign): phase 4, with no Special Action card in hand, ends or
     discards one card, all alike to greedy below a full hand; phase 5 draws while there is
     room, from Space Port first while the hand holds no Space Port card, else from Refuel
     first, unless a Special Action card in hand might score as much. None: list the actions
     instead."""
     player = state.players[seat]
-    if player.role is not None or player.continuing:
+    if player.role is not None:
         return None
     if any(state.board.surrounded(sq) for sq in player.stations) or scorable_quests(state, seat, view):
         return None
@@ -162,7 +162,9 @@ def _plain_end_of_turn(state: GameState, seat: int, view: PlayerView, rng):
         return None
     if state.phase == DISCARD:
         cards = player.hand
-        if len(cards) >= HAND_LIMIT or hand.special > float("-inf"):
+        # Alien Artifact lists many-card discards; from 10 cards on (Alien Ruins allows 12)
+        # greedy scores each discard by the card
+        if len(cards) >= HAND_LIMIT or hand.special > float("-inf") or "Alien Artifact" in player.continuing:
             return None
         k = rng.below(len(cards) + 1)
         return A.Next() if k == 0 else A.Discard((sorted(cards)[k - 1],))
