@@ -17,16 +17,18 @@ def _own_asv_home(tmp_path_factory, monkeypatch):
 
 # -- `make test` runs the suite as two pytest processes side by side (tests/run_parts.py) ------
 # Whole files go to one part (a module's fixtures are built once), heaviest first, each to the
-# part with the least so far. The weights are a file's seconds on an idle 2-core machine
-# (measured with --durations; files not listed count PER_TEST seconds a test): they only
-# balance the parts, a wrong one makes a part longer, never skips a test.
-FILE_SECONDS = {      # CPU seconds: the 200 games use two worker processes, test_network_cli several asv processes
-    "test_engine_properties.py": 90, "test_network_cli.py": 70, "test_network_play.py": 45, "test_lan.py": 20,
-    "test_verify.py": 18, "test_network_robustness.py": 16, "test_leaving.py": 13, "test_repl.py": 13,
-    "test_space_walk_network.py": 10, "test_log_tools_cli.py": 10, "test_asv_wiring.py": 8, "test_abort.py": 6,
-    "test_search_bot.py": 6, "test_variants.py": 6, "test_repl_live.py": 5, "test_regather.py": 5,
-    "test_codec.py": 4, "test_protocol_audit.py": 4, "test_board.py": 4, "test_layers.py": 4,
-    "test_evidence.py": 3.5, "test_bot_thinking.py": 3.3, "test_shuffle_proof.py": 3,
+# part with the least so far. The weights are a file's seconds while the other part runs
+# beside it (measured with --durations at a load of about 4; files not listed count PER_TEST
+# seconds a test): they only balance the parts, a wrong one makes a part longer, never
+# skips a test.
+FILE_SECONDS = {
+    "test_network_cli.py": 106, "test_engine_properties.py": 105, "test_network_play.py": 80,
+    "test_network_robustness.py": 30, "test_repl.py": 25, "test_lan.py": 25, "test_leaving.py": 25,
+    "test_specials_session.py": 20, "test_verify.py": 20, "test_log_tools_cli.py": 18,
+    "test_asv_wiring.py": 16, "test_space_walk_network.py": 12, "test_abort.py": 12, "test_codec.py": 10,
+    "test_repl_live.py": 8, "test_variants.py": 8, "test_regather.py": 8, "test_layers.py": 7,
+    "test_search_bot.py": 6, "test_protocol_audit.py": 6, "test_bot_thinking.py": 6,
+    "test_shuffle_proof.py": 5, "test_board.py": 5, "test_evidence.py": 3, "test_mental_poker.py": 3,
 }
 PER_TEST = 0.1
 
