@@ -4,10 +4,18 @@ processes started by a test inherit it. Logs written by tests are thrown away, s
 skip fsync (ASV_NO_FSYNC=1, SPEC §23.4): a whole game fsyncs every event at every peer,
 and those waits were a large part of `make test`. tests/test_logfile.py checks both ways."""
 import os
+import signal
 
 import pytest
 
 os.environ["ASV_NO_FSYNC"] = "1"     # before any fixture: module-scoped ones write logs too
+
+# A suite started in the background by a shell without job control (`make test &`, nohup)
+# inherits SIGINT ignored, and so would every asv process a test starts: the Ctrl-C tests
+# then failed (the child never saw the signal). A Python handler here is reset to the
+# default in each child at exec, so the children get Ctrl-C as from a terminal.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)

@@ -60,8 +60,9 @@ def one_network_turn(repl) -> str:
     """Play the human seat's first turn with the first legal choices; quit when it is
     due again in a later turn (the bot has then played over the network)."""
     state, seat = repl.driver.state(), repl.driver.seat
-    if (state.discovery is not None or state.polls) and state.active != seat:
-        return window_line(repl)           # polled in the bot's discovery or window (SPEC §14.2)
+    if state.active != seat:               # asked in the bot's turn: a window, a discovery, its card (SPEC §14.2)
+        repl.answers = [*getattr(repl, "answers", []), len(repl.typed)]    # the index this line gets
+        return window_line(repl)
     first = getattr(repl, "first_turn", None)
     if first is None:
         first = repl.first_turn = state.turn
@@ -81,7 +82,7 @@ def test_repl_seat_plays_a_full_turn_against_a_bot_peer(tmp_path):
     repl = play_networked.last_repl
     typed, text = repl.typed, "\n".join(repl.transcript)
     assert code == 1                           # the human left before the end
-    own = [t for t in typed if t != "pass"]
+    own = [t for i, t in enumerate(typed) if i not in getattr(repl, "answers", [])]   # this seat's turn
     assert own[0].startswith("draw-tile") and "next" in typed and typed[-1] == "quit"
     assert any(t.startswith(("place", "scrap")) for t in typed)
     assert "you: next" in text and "left the game" in text
