@@ -11,6 +11,15 @@ from __future__ import annotations
 from .state import ChanceRequest, GameState
 
 
+def deal_hidden(state: GameState, deck: str, handles, seat: int) -> None:
+    """Deal `handles` to `seat` alone, leaving out any card whose identity is public (a
+    starting Star-T taken from Space Junk by The Scavenger): it lies under no deck's cipher,
+    so no seat could make a share for it, and everyone knows it already (SPEC §10.2)."""
+    hidden = tuple(h for h in handles if h not in state.names)
+    if hidden:
+        state.pending.append(ChanceRequest("deal", deck, hidden, seat=seat))
+
+
 def take_blind(state: GameState, holder: int, position: int, taker: int) -> int:
     """Move the card at `position` of `holder`'s reshuffled hand to `taker`; its new handle."""
     source = tuple(state.players[holder].hand)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from .actions import Discard, Pick, PlaySpecial
+from .blind_take import deal_hidden
 from .checks import require
 from .special_rules import (AIMED_AT_A_SEAT, EFFECTS, _OWN_CHECKS, _arity, _handle, _seat_arg,
                             junk, tiles_done)
@@ -151,8 +152,8 @@ def do_pick(state: GameState, seat: int, action: Pick) -> None:
     for h in given:
         mine.remove(h)
         theirs.append(h)
-    state.pending.append(ChanceRequest("deal", "hand", tuple(action.cards), seat=seat))
-    state.pending.append(ChanceRequest("deal", "hand", tuple(given), seat=target))
+    deal_hidden(state, "hand", action.cards, seat)
+    deal_hidden(state, "hand", given, target)
     state.polls.pop()
 
 

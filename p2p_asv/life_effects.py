@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .actions import Bank, BankGive, Keep, LookAutomata
-from .blind_take import take_blind
+from .blind_take import deal_hidden, take_blind
 from .checks import require
 from .state import REFILL, ChanceRequest, GameState
 from .turn import hand_limit
@@ -87,4 +87,4 @@ def do_bank_give(state: GameState, seat: int, action: BankGive) -> None:
     holder, state.bank_owed = state.bank_owed, None
     state.players[seat].hand.remove(action.card)
     state.players[holder].hand.append(action.card)
-    state.pending.append(ChanceRequest("deal", "hand", (action.card,), seat=holder))
+    deal_hidden(state, "hand", (action.card,), holder)

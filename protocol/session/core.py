@@ -319,7 +319,7 @@ class Session:
             if who != CHANCE:
                 return
             if self.book.current is None:
-                self.book.begin(self.rules.pending_chance(self.state))
+                self.book.begin(self.rules.pending_chance(self.state), seq)
             if not self.book.complete():
                 return
             request = self.book.current.request

@@ -65,8 +65,16 @@ class DeckBook:
         self.current: _Progress | None = None
 
     # -- obligations -------------------------------------------------------------------
-    def begin(self, request: DeckRequest) -> None:
+    def begin(self, request: DeckRequest, seq: int | None = None) -> None:
+        """Take the game's next deck operation. A reveal or deal may name only cards that
+        a shuffle put under a ciphertext: for any other handle no seat could make its share,
+        so the game and the session disagree and every replica halts alike (SPEC §26.4)."""
         n = len(self.publics)
+        if request.kind != "shuffle":
+            missing = [h for h in request.handles if h not in self.cipher]
+            if missing:
+                raise DeckCorrupted(f"the game asks to {request.kind} {' '.join(f'#{h}' for h in missing)} "
+                                    f"of {request.deck}, under no card of any deck", seq=seq)
         if request.kind == "deal":
             seats = [s for s in range(n) if s != request.seat]
         else:
