@@ -13,7 +13,8 @@ from .hidden_specials import (ANSWER_KINDS, ESPIONAGE, SCIENCE_OUTPOST, TRADING_
                               partners)
 from .special_rules import (BLACK_HOLE, CONSPIRACY, CYBER_JUMP, KAMIKAZE, METEOR_SHOWER, SABOTAGE,
                             SHIFT_OF_FUNDS, SUPERNOVA, TROIKA_SUMMIT, WORM_HOLE, check, check_card,
-                            counts_against_limit, landing_planets, may_play_another)
+                            check_troika_planet, counts_against_limit, landing_planets, may_play_another,
+                            troika_ship_free)
 from .state import GameState
 from .view import PlayerView
 
@@ -38,18 +39,36 @@ def _all_planets(state: GameState) -> list[str]:
     return out
 
 
-def _troika_args(state: GameState, seat: int) -> list[tuple[str, ...]]:
+def _troika_args(state: GameState, seat: int, judged: bool = False) -> list[tuple[str, ...]]:
+    """Every (planet, own ship, guests' ships...) in listing order. `judged`: only those that
+    pass Troika Summit's check, which is the planet's part and each ship's part (the shapes
+    built here always pass the rest), so each planet and ship is judged once, not once for each
+    of the hundreds of combinations (SPEC §11.2: the same list, checked argument by argument)."""
     planets = [_planet_token(k) for k in sorted(state.planets)]
-    mine = [f"s{s.id}" for s in state.ships_of(seat)]
-    others = [[f"s{s.id}" for s in state.ships_of(p.seat)] for p in state.players if p.seat != seat]
+    if judged:
+        planets = [p for p in planets if _passes(check_troika_planet, state, p)]
+
+    def ships(owner: int) -> list[str]:
+        return [f"s{s.id}" for s in state.ships_of(owner) if not judged or troika_ship_free(state, s)]
+
+    mine = ships(seat)
+    others = [ships(p.seat) for p in state.players if p.seat != seat]
     guests: list[tuple[str, ...]] = [()]
     for k in (1, 2):
         for group in combinations(others, k):
             picks: list[tuple[str, ...]] = [()]
-            for ships in group:
-                picks = [p + (s,) for p in picks for s in ships]
+            for tokens in group:
+                picks = [p + (s,) for p in picks for s in tokens]
             guests += picks
     return [(p, m) + g for p in planets for m in mine for g in guests]
+
+
+def _passes(check_part, *args) -> bool:
+    try:
+        check_part(*args)
+        return True
+    except IllegalAction:
+        return False
 
 
 def _trading_post_args(state: GameState, seat: int, handle: int) -> list[tuple[str, ...]]:
@@ -105,6 +124,9 @@ def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
         try:   # a card that does not fit here at all: no argument can change that
             check_card(state, seat, name, poll)
         except IllegalAction:
+            continue
+        if name == TROIKA_SUMMIT and poll is None:
+            out += [PlaySpecial(handle, name, args) for args in _troika_args(state, seat, judged=True)]
             continue
         verdicts: dict[tuple, bool] = {}
         for args in _candidates(state, seat, handle, name):

@@ -213,17 +213,27 @@ def _check_meteor(state: GameState, seat: int, action: PlaySpecial, redirect=Fal
 def _check_troika(state: GameState, seat: int, action: PlaySpecial, redirect=False) -> tuple:
     _arity(action, 2, 4)
     require(not state.drawn, "place the tile you drew first")
-    sq, planet = _planet_arg(state, action.args[0])
-    require((sq, planet) in state.planets, "Troika Summit meets on a discovered planet")
-    require(sq not in state.webs, "not on a planet under the Electromagnetic Web")
-    require(not frozen_square(state, sq), "that planet is under a Meteor Shower")
-    require(not pirate_guarded(state, sq, planet), "not on a planet behind a Space Pirate")
+    check_troika_planet(state, action.args[0])
     ships = [_ship_arg(state, t) for t in action.args[1:]]
     owners = [s.owner for s in ships]
     require(owners[0] == seat, "the first ship is one of yours")
     require(len(set(owners)) == len(owners), "one ship for each player")
-    require(all(not frozen_square(state, s.square) for s in ships), "a frozen ship cannot move")
+    require(all(troika_ship_free(state, s) for s in ships), "a frozen ship cannot move")
     return tuple(owners[1:])
+
+
+def check_troika_planet(state: GameState, token: str) -> None:
+    """Troika Summit's planet, whatever the ships (the listing judges each planet once)."""
+    sq, planet = _planet_arg(state, token)
+    require((sq, planet) in state.planets, "Troika Summit meets on a discovered planet")
+    require(sq not in state.webs, "not on a planet under the Electromagnetic Web")
+    require(not frozen_square(state, sq), "that planet is under a Meteor Shower")
+    require(not pirate_guarded(state, sq, planet), "not on a planet behind a Space Pirate")
+
+
+def troika_ship_free(state: GameState, ship) -> bool:
+    """A ship Troika Summit may move: not frozen by a Meteor Shower."""
+    return not frozen_square(state, ship.square)
 
 
 def _check_worm_hole_own(state: GameState, seat: int, action: PlaySpecial, redirect=False) -> tuple:

@@ -92,3 +92,28 @@ def test_every_set_of_plasma_spores_is_listed():
     accepted = _accepted(g, 0, [A.PlayLifeForms(c) for c in _subsets(lifes)])
     assert len(accepted) == 4 + 3 + 1                     # each alone, spores two or three together
     assert _listed(g, 0, A.PlayLifeForms) == accepted
+
+
+def test_every_troika_summit_meeting_is_listed():
+    """SPEC §11.2, §14.6: Troika Summit's list judges each planet and ship once instead of each
+    combination; it must still be exactly the combinations apply accepts. Four seats, seat 1's
+    home planet webbed, seat 2's ship (and home planet) under a Meteor Shower."""
+    g = S.shift_ready(4, [["Troika Summit"], [], [], []])
+    state = g.state
+    homes = {r.owner: sq for (sq, _), r in sorted(state.planets.items())}
+    state.webs.append(homes[1])
+    frozen = next(s for s in state.ships.values() if s.owner == 2)
+    state.meteor.append([frozen.square, 0, 3])
+    troika = g.hand_named(0, "Troika Summit")
+    ships = {seat: [f"s{s.id}" for s in state.ships_of(seat)] for seat in range(4)}
+    planets = [f"{S.square_name(sq)}/{i}" for sq, i in sorted(state.planets)]
+    candidates = [A.PlaySpecial(troika, "Troika Summit", (p, m) + guests)
+                  for p in planets for m in ships[0]
+                  for guests in [()] + [(s,) for o in (1, 2, 3) for s in ships[o]]
+                  + [(a, b) for x, y in combinations((1, 2, 3), 2) for a in ships[x] for b in ships[y]]]
+    accepted = _accepted(g, 0, candidates)
+    assert accepted and len(accepted) < len(candidates)
+    assert all(not a.args[0].startswith(S.square_name(sq) + "/") for sq in (homes[1], frozen.square)
+               for a in accepted)
+    assert all(f"s{frozen.id}" not in a.args for a in accepted)
+    assert _listed(g, 0, A.PlaySpecial, "Troika Summit") == accepted
