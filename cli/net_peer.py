@@ -21,9 +21,9 @@ from cli.asv_adapter import AsvRules
 from cli.games import GAMES, Game, by_rules_name, game_of
 from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
-from cli.peer_book import PeerBook, load_peers, own_port
+from cli.peer_book import PeerBook, kept_entries, load_peers, own_port
 from cli.peer_names import colours_of, namer, remembering
-from cli.regather import DEFAULT_RESUME_WAIT, NobodyBack, gather, resume_port
+from cli.regather import DEFAULT_RESUME_WAIT, NobodyBack, dial_all, gather, met, resume_port, spare_addresses, spare_ports
 from cli.turn_clock import CLOCK_KEY, TurnClock, check_clock
 from cli.variant_args import config_from
 from p2p_asv.geometry import seat_colours
@@ -408,12 +408,12 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                              "For a second seat on this machine add --new-key (or --key FILE).")
         game = invite.game
         addresses = [(invite.host, invite.port)]
-    book = PeerBook(addresses[0])
+    book = PeerBook(addresses[0], kept_entries(args.resume) if args.resume else None)
     tag = f"{args.seed or game.hex()}/{identity.name}"
     options = _options(args, None)
     was = own_port(args.resume) if args.resume else 0   # read now: the node rewrites the book once it runs
     if args.resume:   # listen where this peer did before: the others kept that address (SPEC §29.15)
-        options.port = resume_port(args.resume, options.host, options.port)
+        options.port = resume_port(args.resume, options.host, options.port, game, identity.fingerprint)
     node = Node(identity, rules, game, args.log_dir,
                 agent=_agent(args.bot, tag, getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]),
                 options=options, peer=peer, on_applied=_keeping(book, remembering(printer.applied)),
@@ -427,11 +427,15 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         await nursery.start(node.run)
         if args.resume:
             if was and not getattr(args, "port", 0) and node.mesh.listen_port != was:
+                spare = node.mesh.listen_port in spare_ports(game, identity.fingerprint)
                 printer.say(f"port {was}, where you listened last time, is taken here; listening on "
-                            f"{node.mesh.listen_port}: the others' resumes cannot find you, but you dial theirs")
+                            f"{node.mesh.listen_port}" + (
+                                ", one of this seat's spare ports, which the others' resumes try too"
+                                if spare else ": the others' resumes cannot find you, but you dial theirs"))
             book.update(node)   # its own (maybe new) port, for the next resume
             try:
-                key = await _reach(node, addresses, printer, resuming=True)
+                key = await _reach(node, addresses, printer, resuming=True,
+                                   spares=[a for a in spare_addresses(args.resume, game) if a not in addresses])
             except NotConnected:   # everyone left: wait here for the first to come back
                 key = await gather(node, args.resume, printer.say, live=_live_line(printer),
                                    wait=getattr(args, "resume_wait", DEFAULT_RESUME_WAIT))
@@ -465,11 +469,15 @@ def _live_line(printer: Printer):
 
 
 async def _reach(node: Node, addresses: list[tuple[str, int]], printer: Printer, *,
-                 resuming: bool = False) -> bytes:
-    """Connect through the first address that answers (SPEC §29.12); one line per miss. A
-    resume that reaches nobody says how to go on, even with one address known."""
+                 resuming: bool = False, spares: list[tuple[str, int]] = ()) -> bytes:
+    """Connect through the first address that answers (SPEC §29.12); one line per miss;
+    then, without a line each, the others' spare ports (a returner whose old port was
+    taken listens on one, SPEC §29.15). A resume that reaches nobody says how to go on,
+    even with one address known."""
     failures = []
     for host, port in addresses:
+        if resuming and met(node) is not None:   # another returner reached this one meanwhile
+            return met(node)
         try:
             with trio.fail_after(10):
                 return await node.connect(host, port)
@@ -479,6 +487,10 @@ async def _reach(node: Node, addresses: list[tuple[str, int]], printer: Printer,
             failures.append(f"{host}:{port}")
             if len(failures) < len(addresses):
                 printer.say(f"no answer at {host}:{port} ({exc or 'too slow'}); trying the next peer")
+    if resuming:
+        await dial_all(node, list(spares))
+        if met(node) is not None:
+            return met(node)
     raise NotConnected(f"no peer of the game answered at {', '.join(failures)}; ask a player for a live "
                        "address: asv join HOST:PORT --resume LOG", side="remote")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from protocol.crypto import fingerprint
 
-__all__ = ["peers_path", "save_peers", "load_peers", "own_port", "PeerBook"]
+__all__ = ["peers_path", "save_peers", "load_peers", "load_peer_keys", "kept_entries", "own_port", "PeerBook"]
 
 
 def peers_path(log: str | os.PathLike) -> Path:
@@ -36,11 +36,25 @@ def _entries(log: str | os.PathLike) -> list[dict]:
         return []
 
 
+def kept_entries(log: str | os.PathLike) -> list[dict]:
+    """The entries of the book beside LOG (the other peers'), as written."""
+    return [e for e in _entries(log) if not e.get("self")]
+
+
 def load_peers(log: str | os.PathLike) -> list[tuple[str, int]]:
     """(host, port) of every other peer recorded beside LOG; [] when none (or unreadable)."""
     try:
         return [(str(e["host"]), int(e["port"])) for e in _entries(log) if not e.get("self")]
     except (ValueError, KeyError, TypeError):
+        return []
+
+
+def load_peer_keys(log: str | os.PathLike) -> list[tuple[str, str]]:
+    """(fingerprint, host) of every other peer recorded beside LOG with its fingerprint."""
+    try:
+        return [(str(e["fingerprint"]), str(e["host"])) for e in _entries(log)
+                if not e.get("self") and e.get("fingerprint") and e.get("host")]
+    except (KeyError, TypeError):
         return []
 
 
@@ -52,10 +66,13 @@ def own_port(log: str | os.PathLike) -> int:
 class PeerBook:
     """Keeps `<log>.peers` up to date with a node's mesh (call `update(node)` often: it
     writes only when something changed). `first` is an address known before the mesh
-    (the invite), kept at the head of the list."""
+    (the invite), kept at the head of the list; `kept` are the entries of the book a resume
+    started from: a peer the mesh has not met again keeps its entry (its fingerprint too,
+    which gives its spare ports, SPEC §29.15), so resuming never forgets an address."""
 
-    def __init__(self, first: tuple[str, int] | None = None) -> None:
+    def __init__(self, first: tuple[str, int] | None = None, kept: list[dict] | None = None) -> None:
         self.first = first
+        self.kept = [dict(e) for e in kept or [] if not e.get("self")]
         self._written: list[dict] | None = None
 
     def update(self, node) -> None:
@@ -63,6 +80,9 @@ class PeerBook:
             return
         entries = [{"fingerprint": fingerprint(a.key), "host": a.host, "port": a.port}
                    for a in node.mesh.known_peers()]
+        met = {e["fingerprint"] for e in entries}
+        entries += [e for e in self.kept if e.get("fingerprint") not in met
+                    and not any((x["host"], x["port"]) == (e.get("host"), e.get("port")) for x in entries)]
         if self.first is not None and not any((e["host"], e["port"]) == self.first for e in entries):
             entries.insert(0, {"fingerprint": "", "host": self.first[0], "port": self.first[1]})
         port = getattr(node.mesh, "listen_port", 0)

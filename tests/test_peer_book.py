@@ -9,7 +9,7 @@ import pytest
 import trio
 
 from cli.net_peer import Printer, _noting, _reach
-from cli.peer_book import PeerBook, load_peers
+from cli.peer_book import PeerBook, kept_entries, load_peer_keys, load_peers, own_port
 from protocol.net import NotConnected
 from protocol.net.mesh.peers import PeerAddress
 
@@ -33,7 +33,8 @@ def test_a_resume_that_reaches_nobody_says_how_to_go_on():
     async def refuse(host, port):
         raise NotConnected(f"cannot connect to {host}:{port}: refused", side="remote")
 
-    node = SimpleNamespace(connect=refuse)
+    node = SimpleNamespace(connect=refuse, me=b"a" * 32, over=False, session=SimpleNamespace(roster=[b"a" * 32, b"b" * 32]),
+                           mesh=SimpleNamespace(peer_keys=lambda: []))
     lines: list[str] = []
     printer = Printer(None)
     printer.say = lines.append
@@ -43,3 +44,22 @@ def test_a_resume_that_reaches_nobody_says_how_to_go_on():
     assert lines == []                          # no 'trying the next peer' with none left
     with pytest.raises(NotConnected, match="cannot connect to 127.0.0.1:9"):
         trio.run(lambda: _reach(node, [("127.0.0.1", 9)], printer))   # a join: the error itself
+
+
+def test_a_resume_keeps_the_addresses_of_peers_it_has_not_met_again(tmp_path):
+    """A resume rewrites the book with its own new port at once; the peers it has not met
+    again keep their entries, fingerprints included: their spare ports are worked out from
+    them (SPEC §29.15). The book used to keep only the first address, without its key."""
+    log = tmp_path / "game.asvlog"
+    carol = PeerAddress(b"c" * 32, "127.0.0.1", 40002)
+    node = SimpleNamespace(log_path=log, me=b"a" * 32, mesh=SimpleNamespace(
+        known_peers=lambda: [PeerAddress(b"b" * 32, "127.0.0.1", 40001), carol], listen_port=40000))
+    PeerBook().update(node)
+    node.mesh = SimpleNamespace(known_peers=lambda: [], listen_port=41000)   # resumed; nobody met yet
+    PeerBook(("127.0.0.1", 40001), kept_entries(log)).update(node)
+    assert load_peers(log) == [("127.0.0.1", 40001), ("127.0.0.1", 40002)]
+    assert [host for _, host in load_peer_keys(log)] == ["127.0.0.1", "127.0.0.1"]
+    assert own_port(log) == 41000
+    node.mesh = SimpleNamespace(known_peers=lambda: [PeerAddress(b"c" * 32, "127.0.0.1", 40009)], listen_port=41000)
+    PeerBook(("127.0.0.1", 40001), kept_entries(log)).update(node)   # carol met again, on a new port
+    assert load_peers(log) == [("127.0.0.1", 40009), ("127.0.0.1", 40001)]

@@ -170,3 +170,41 @@ def test_ctrl_c_while_waiting_leaves_cleanly_from_the_repl_seat(tmp_path):
     assert proc.returncode == 1, (out, err)
     assert "interrupted; your log keeps every event written so far" in err and "Traceback" not in err, err
     assert logs[0].read_bytes().startswith(before)
+
+
+def hold_port(port: int) -> socket.socket:
+    """Something else takes this port (past the old links' TIME_WAIT)."""
+    taken = socket.socket()
+    taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    taken.bind(("127.0.0.1", port))
+    taken.listen()
+    return taken
+
+
+async def test_two_returners_who_both_lost_their_old_ports_find_each_other_on_spare_ports(tmp_path):
+    """Both old ports are taken: each listens on its first free spare port, which the other
+    works out from the game id and its fingerprint and dials (SPEC §29.15); the game ends."""
+    with trio.fail_after(LIMIT):
+        logs = await play_until_all_stop(tmp_path, 2, 30)
+        held = [hold_port(own_port(log)) for log in logs]
+        try:
+            said: list[list[str]] = []
+            finals = []
+            async with trio.open_nursery() as nursery:
+                async def resume(log, task_status=trio.TASK_STATUS_IGNORED):
+                    printer, lines = lines_printer()
+                    said.append(lines)
+                    task_status.started()
+                    finals.append(await join_game(resume_args(log, "--resume-wait", "60"), printer=printer))
+
+                await nursery.start(resume, logs[0])
+                await wait_until(lambda: any("nobody of this game is here yet" in t for t in said[0]))
+                await nursery.start(resume, logs[1])
+        finally:
+            for sock in held:
+                sock.close()
+    for lines in said:
+        assert any("is taken here; listening on" in t and "spare ports" in t for t in lines), lines
+    assert all(n.session.finished for n in finals)
+    heads = {verify_log(log, SpaceWalkRules())[0].head for log in logs}
+    assert len(heads) == 1
