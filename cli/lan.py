@@ -121,7 +121,11 @@ def _is_ip(text: str) -> bool:
 def browse(seconds: float = 3.0, *, interfaces: list[str] | None = None) -> list[Announcement]:
     """The games announced on the LAN within `seconds`, in the order found."""
     from zeroconf import InterfaceChoice, ServiceBrowser, ServiceStateChange, Zeroconf
-    zc = Zeroconf(interfaces=interfaces if interfaces is not None else InterfaceChoice.All)
+    # On loopback every mDNS program of this machine shares 127.0.0.1:5353, and an answer sent
+    # there reached only one of them: with another one running (a second asv, another test
+    # run) nothing was found. Asking from a port of our own gets the answers sent to it.
+    direct = interfaces is not None and all(ipaddress.ip_address(i).is_loopback for i in interfaces)
+    zc = Zeroconf(interfaces=interfaces if interfaces is not None else InterfaceChoice.All, unicast=direct)
     names: list[str] = []
 
     def on_change(zeroconf, service_type, name, state_change) -> None:
