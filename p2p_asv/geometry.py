@@ -35,8 +35,7 @@ def king_steps(a: Square, b: Square) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def king_neighbours(sq: Square) -> list[Square]:
-    """The up to eight squares a ship reaches in one step (SPEC §5.6), in a fixed order."""
+def _king_neighbours(sq: Square) -> tuple[Square, ...]:
     out = []
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
@@ -44,7 +43,16 @@ def king_neighbours(sq: Square) -> list[Square]:
                 nxt = (sq[0] + dx, sq[1] + dy)
                 if on_board(nxt):
                     out.append(nxt)
-    return out
+    return tuple(out)
+
+
+# Worked out once: playouts ask for them tens of thousands of times a second.
+_KING_NEIGHBOURS = {(c, r): _king_neighbours((c, r)) for c in range(SIZE) for r in range(SIZE)}
+
+
+def king_neighbours(sq: Square) -> list[Square]:
+    """The up to eight squares a ship reaches in one step (SPEC §5.6), in a fixed order."""
+    return list(_KING_NEIGHBOURS.get(sq) or _king_neighbours(sq))
 
 
 def square_name(sq: Square) -> str:

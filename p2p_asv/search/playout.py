@@ -15,7 +15,7 @@ from ..cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, SPAC
 from ..endgame import pirate_points
 from ..engine import legal_actions
 from ..extras import ROOKIE
-from ..geometry import king_steps, neighbour, opposite, sector_of
+from ..geometry import neighbour, opposite, sector_of
 from ..greedy_score import greedy_score, nearest_ship, special_ceiling
 from ..life_effects import can_bank, can_look_automata
 from ..movement import ship_allowance
@@ -243,8 +243,31 @@ class _PlanetTargets:
 
     def get(self) -> list:
         if self._list is None:
-            self._list = planet_targets(self.state)
+            # (square, REACH_SHARE × (3 × best + 2)), the product the reach starts from, the
+            # most valuable first
+            worths = [(sq, REACH_SHARE * (3.0 * best + 2.0)) for sq, best in planet_targets(self.state)]
+            self._list = sorted(worths, key=lambda t: -t[1])
         return self._list
+
+    def reach(self, square, allowance: int) -> float:
+        """The best likely discovery for a ship on `square` moving `allowance` (> 0) squares a
+        turn: REACH_SHARE × (3 × best + 2) × REACH_DISCOUNT^(turns - 1), the same products as
+        one expression (the same floats), each discount power worked out once; a target worth
+        no more than the best so far, even at once, ends the look."""
+        col, row = square
+        reach = 0.0
+        for (c, r), worth in self.get():
+            if worth <= reach:
+                break
+            dc, dr = abs(col - c), abs(row - r)
+            turns = -(-(dc if dc > dr else dr) // allowance) or 1   # king steps / allowance
+            value = worth * (_DISCOUNTS[turns - 1] if turns <= len(_DISCOUNTS) else REACH_DISCOUNT ** (turns - 1))
+            if value > reach:
+                reach = value
+        return reach
+
+
+_DISCOUNTS = tuple(REACH_DISCOUNT ** k for k in range(16))
 
 
 def seat_value(state: GameState, seat: int, identity: dict[int, str],
@@ -294,9 +317,8 @@ def seat_value(state: GameState, seat: int, identity: dict[int, str],
                 continue
             if holds is None:
                 holds = holds_planet(state, seat, identity)
-            for sq, best in targets.get() if holds else ():
-                turns = max(1, -(-king_steps(ship.square, sq) // allowance))
-                reach = max(reach, REACH_SHARE * (3.0 * best + 2.0) * REACH_DISCOUNT ** (turns - 1))
+            if holds:
+                reach = max(reach, targets.reach(ship.square, allowance))
     return value + reach
 
 
