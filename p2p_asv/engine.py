@@ -184,8 +184,9 @@ _PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, **EXTRA_ACTIONS, A.Nex
 # -- legal actions (SPEC §11.2) -------------------------------------------------------------------
 def _hand(state: GameState, view: PlayerView, *categories: str) -> list[tuple[int, str]]:
     out = []
+    public, known = state.names, view.known   # view.name_of, inlined: every listing asks
     for h in state.players[view.seat].hand:
-        name = view.name_of(h, state.names)
+        name = public.get(h) or known.get(h)
         if name is not None and CARD_BY_NAME[name].category in categories:
             out.append((h, name))
     return out

@@ -12,7 +12,7 @@ from .destruction import destroyable_planets
 from .hidden_specials import (ANSWER_KINDS, ESPIONAGE, SCIENCE_OUTPOST, TRADING_POST, answer_actions,
                               partners)
 from .special_rules import (BLACK_HOLE, CONSPIRACY, CYBER_JUMP, KAMIKAZE, METEOR_SHOWER, SABOTAGE,
-                            SHIFT_OF_FUNDS, SUPERNOVA, TROIKA_SUMMIT, WORM_HOLE, check, check_card,
+                            SHIFT_OF_FUNDS, SUPERNOVA, TROIKA_SUMMIT, WORM_HOLE, check_args, check_card,
                             check_troika_planet, counts_against_limit, landing_planets, may_play_another,
                             troika_ship_free)
 from .state import GameState
@@ -21,8 +21,9 @@ from .view import PlayerView
 
 def _specials_in_hand(state: GameState, view: PlayerView) -> list[tuple[int, str]]:
     out = []
+    public, known = state.names, view.known   # view.name_of, inlined: every listing asks
     for h in state.players[view.seat].hand:
-        name = view.name_of(h, state.names)
+        name = public.get(h) or known.get(h)
         if name is not None and CARD_BY_NAME[name].category == SPECIAL_ACTION:
             out.append((h, name))
     return out
@@ -136,7 +137,7 @@ def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
             key = (args[0], len(args)) if name == TRADING_POST else args
             if key not in verdicts:
                 try:
-                    check(state, seat, action, poll)
+                    check_args(state, seat, action, poll)   # check_card passed above
                     verdicts[key] = True
                 except IllegalAction:
                     verdicts[key] = False

@@ -100,8 +100,14 @@ def tiles_done(state: GameState) -> bool:
 
 # -- checks ----------------------------------------------------------------------------------
 def check(state: GameState, seat: int, action: PlaySpecial, poll: Poll | None) -> tuple[int, ...]:
+    check_card(state, seat, action.name, poll)
+    return check_args(state, seat, action, poll)
+
+
+def check_args(state: GameState, seat: int, action: PlaySpecial, poll: Poll | None) -> tuple[int, ...]:
+    """The rest of `check`, once check_card has passed (legal_actions runs check_card once a
+    card and this once for each candidate argument list)."""
     name = action.name
-    check_card(state, seat, name, poll)
     if poll is not None and poll.kind == "respond":
         return _check_response(state, seat, action, poll)
     if poll is not None:

@@ -73,8 +73,9 @@ class _Hand:
 
     def __init__(self, state: GameState, seat: int, view: PlayerView) -> None:
         self.special, self.rookie, self.port_card = float("-inf"), False, False
+        public, known = state.names, view.known   # view.name_of, inlined
         for h in state.players[seat].hand:
-            name = view.name_of(h, state.names)
+            name = public.get(h) or known.get(h)
             if name is None:
                 continue
             category = CARD_BY_NAME[name].category
