@@ -150,8 +150,9 @@ def test_an_engine_failure_in_a_world_ends_that_playout_not_the_decision(monkeyp
 def test_legal_actions_skip_only_special_cards_that_no_argument_makes_legal(monkeypatch):
     """SPEC §11.2: legal_actions drops a Special Action card that check_card refuses before
     listing its arguments (a third of the search bot's time went to listing them in windows
-    they cannot fit). Without that shortcut every list is the same, position after position."""
-    from p2p_asv import special_legal
+    they cannot fit). Without that shortcut (each candidate then runs the card's whole check,
+    not only its argument checks) every list is the same, position after position."""
+    from p2p_asv import special_legal, special_rules
     real_check_card, skipped = special_legal.check_card, [0]
 
     def counting(*args):
@@ -170,8 +171,10 @@ def test_legal_actions_skip_only_special_cards_that_no_argument_makes_legal(monk
             apply(state, seat, dealer.outcome(state, views))
             continue
         monkeypatch.setattr(special_legal, "check_card", counting)
+        monkeypatch.setattr(special_legal, "check_args", special_rules.check_args)
         fast = legal_actions(state, views[seat])
         monkeypatch.setattr(special_legal, "check_card", lambda *args: None)
+        monkeypatch.setattr(special_legal, "check_args", special_rules.check)
         assert legal_actions(state, views[seat]) == fast, state.step
         apply(state, seat, bots[seat].choose(state, views[seat]))
     assert skipped[0] > 50   # the shortcut was taken, and often
