@@ -166,13 +166,33 @@ class Printer:
             self.say(f"  {note} by seat {s.seat_of[ev.author] + 1} of {s.players}")
         elif ev.kind in ("abort", "halt") and ev.author != node.me:   # its writer's node said it already
             self.say(note)
-        if self.turns and s.phase == "play" and s.rules.name != AsvRules.name:
-            if getattr(s.state, "turns", self._turn) != self._turn and getattr(s.state, "due", "") == "turn":
+        if self.turns and s.phase == "play" and not getattr(node, "catching_up", False):
+            self._say_turn(s, at_start=True)   # a catch-up ends with one line instead
+
+    def caught_up(self, node: Node, before: int) -> None:
+        """After a catch-up (a resume, a reconnect): one line, not one per turn it held, then
+        where the game is now (SPEC §29.7)."""
+        s = node.session
+        if not self.turns or s is None or s.phase != "play":
+            return
+        if node.height - before < 2:   # a gap of one lost gossip: nothing to sum up
+            self._say_turn(s, at_start=True)
+            return
+        self.say(f"caught up with the others: {node.height - before} events they wrote while this peer "
+                 f"was away (now at event {node.height})")
+        self._say_turn(s, at_start=False)
+
+    def _say_turn(self, s, *, at_start: bool) -> None:
+        """The progress line of the turn in play, once a turn: at its start (`at_start`), or
+        wherever the turn is (after a catch-up)."""
+        if s.rules.name != AsvRules.name:
+            turn = getattr(s.state, "turns", self._turn)
+            if turn != self._turn and (getattr(s.state, "due", "") == "turn" or not at_start):
                 from cli.sw_net import progress_line
-                self._turn = s.state.turns
+                self._turn = turn
                 self.say(progress_line(s.state))
             return
-        if self.turns and s.phase == "play" and s.state.phase == TILES and s.state.turn != self._turn:
+        if s.state.turn != self._turn and (s.state.phase == TILES or not at_start):
             self._turn = s.state.turn
             colours = seat_colours(s.players)
             scores = "  ".join(f"{c}:{p.score}" for c, p in zip(colours, s.state.players))
@@ -232,6 +252,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None), game_kind),
                 options=_options(args, seats), on_applied=_keeping(book, remembering(printer.applied)))
     node.on_note = _noting(book, node, printer.say)
+    node.on_caught_up = printer.caught_up   # one line for a catch-up, not one a turn (SPEC §29.7)
     node.namer = namer(node)   # notes name peers "green bob" (issue 8)
     clocked(node)
     async with trio.open_nursery() as nursery:
@@ -420,6 +441,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                 creator=None if invite is None else invite.creator,
                 choose_game=game_chooser(args, tag, rules_for))
     node.on_note = _noting(book, node, printer.say)
+    node.on_caught_up = printer.caught_up   # one line for a catch-up, not one a turn (SPEC §29.7)
     node.namer = namer(node)   # notes name peers "green bob" (issue 8)
     node.votes_held = bool(args.resume)   # nobody is late before this peer is back in the mesh
     clocked(node)

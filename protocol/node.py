@@ -109,8 +109,10 @@ class Node:
 
     Roles: the creator calls `start(roster)` once the lobby is full; a joiner's session
     is made when the first hello arrives; a resumed peer passes `peer=restore_peer(...)`.
-    Callbacks: `on_applied(node, ev, note)` after every accepted event (own ones too);
-    `on_note(text)` for lobby and fault messages."""
+    Callbacks: `on_applied(node, ev, note)` after every accepted event (own ones too;
+    `node.catching_up` is true while a catch-up answer is applied); `on_caught_up(node,
+    before)` once a catch-up answer moved this peer on from height `before`; `on_note(text)`
+    for lobby and fault messages."""
 
     def __init__(self, identity: Identity, rules: GameRules, game: bytes, log_dir: str | Path | None,
                  *, agent: Agent | None = None, options: NodeOptions | None = None,
@@ -134,6 +136,8 @@ class Node:
         self.config = dict(config or {})
         self.on_applied = on_applied
         self.on_note = on_note
+        self.on_caught_up: Callable[["Node", int], None] | None = None
+        self.catching_up = False   # applying a catch-up answer: events the others wrote earlier
         self.make_session = make_session or SessionPeer
         self.choose_game = choose_game
         self.session: SessionPeer | None = peer
@@ -702,5 +706,12 @@ class Node:
             wires = await self.mesh.request_since(key, self.height, timeout=self.options.resync * 2)
         except TransportError:
             return
-        for wire in wires:
-            self._feed(wire)
+        before = self.height
+        self.catching_up = True
+        try:
+            for wire in wires:
+                self._feed(wire)
+        finally:
+            self.catching_up = False
+        if self.height > before and self.on_caught_up is not None:
+            self.on_caught_up(self, before)

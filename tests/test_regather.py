@@ -208,3 +208,35 @@ async def test_two_returners_who_both_lost_their_old_ports_find_each_other_on_sp
     assert all(n.session.finished for n in finals)
     heads = {verify_log(log, SpaceWalkRules())[0].head for log in logs}
     assert len(heads) == 1
+
+
+async def test_a_returner_whose_log_is_behind_catches_up_quietly_and_shows_where_the_game_is(tmp_path):
+    """A log behind the others' (a copy from earlier, a lost tail) catches up many turns at
+    once: no progress line for each of them, one line saying so and the current position
+    (SPEC §29.7). It printed a 'turn N' line for every turn it caught up."""
+    from protocol.log import LogWriter, parse_event
+    with trio.fail_after(LIMIT):
+        logs = await play_until_all_stop(tmp_path, 2, 60)
+        writer = LogWriter(logs[1])
+        authors = [parse_event(w).author for w in writer.records]
+        behind = next(h for h in range(32, len(authors)) if authors[h] == authors[0])
+        writer.truncate(behind)          # the next event is the other seat's: nothing to write alone
+        writer.close()
+        said: list[list[str]] = []
+        async with trio.open_nursery() as nursery:
+            async def resume(log, task_status=trio.TASK_STATUS_IGNORED):
+                printer, lines = Printer(None, turns=True), []
+                printer.say = lines.append
+                said.append(lines)
+                task_status.started()
+                await join_game(resume_args(log, "--resume-wait", "60"), printer=printer)
+
+            await nursery.start(resume, logs[0])
+            await wait_until(lambda: any("nobody of this game is here yet" in t for t in said[0]))
+            await trio.sleep(0.5)        # the first one back wrote what it owed meanwhile
+            ahead = verify_log(logs[0], SpaceWalkRules())[1].state.turns   # where the game is
+            await nursery.start(resume, logs[1])
+    caught = [t for t in said[1] if t.startswith("caught up with the others")]
+    assert len(caught) == 1, said[1]
+    turns = [int(t.split()[1]) for t in said[1] if t.startswith("turn ")]
+    assert turns and min(turns) >= ahead, (ahead, said[1])    # no line for a turn caught up
