@@ -7,8 +7,15 @@ import os
 import signal
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ["ASV_NO_FSYNC"] = "1"     # before any fixture: module-scoped ones write logs too
+
+# Property tests judge answers, never speed (speed is benchmarks/' job): no per-example
+# deadline and no too-slow health check, both of which fail a correct test when a loaded
+# machine stalls it for a fraction of a second. A test's own @settings still apply.
+settings.register_profile("asv", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("asv")
 
 # A suite started in the background by a shell without job control (`make test &`, nohup)
 # inherits SIGINT ignored, and so would every asv process a test starts: the Ctrl-C tests
