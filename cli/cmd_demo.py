@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from cli.arg_checks import positive_seconds, writable_folder
 from cli.games import add_game_argument, game_of, game_of_log
 from protocol.session import verify_log
 
@@ -29,7 +30,7 @@ def add_arguments(parser) -> None:
                         help="seed of the bots' choices (deals always come from a fresh joint shuffle)")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="folder for the peers' logs (default: a new temp folder, printed)")
-    parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="SECONDS",
                         help="peers abort the game if the peer due to write is silent this long")
 
 
@@ -38,8 +39,7 @@ def _asv(*argv: str) -> list[str]:
 
 
 def run(args) -> int:
-    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="asv-demo-"))
-    out.mkdir(parents=True, exist_ok=True)
+    out = writable_folder(args.out, "demo", "--out") if args.out else Path(tempfile.mkdtemp(prefix="asv-demo-"))
     n = args.players
     game = game_of(args)
     game.check_players(n, "asv demo")

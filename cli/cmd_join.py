@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 
+from cli.arg_checks import positive_seconds
 from cli.cmd_host import finish
 from cli.lan import browse, mdns_interfaces
 from cli.net_args import add_common
@@ -27,7 +28,7 @@ def add_arguments(parser) -> None:
                              "pick a game announced on the LAN (with --resume: HOST:PORT, optional)")
     parser.add_argument("--resume", metavar="LOG", default=None,
                         help="rejoin from this peer's own .asvlog (+ .secrets) and catch up")
-    parser.add_argument("--resume-wait", type=float, default=DEFAULT_RESUME_WAIT, metavar="S",
+    parser.add_argument("--resume-wait", type=positive_seconds, default=DEFAULT_RESUME_WAIT, metavar="S",
                         help="with --resume, when no other player is in the game: how long to wait for "
                              f"one to come back (default {DEFAULT_RESUME_WAIT:g})")
     parser.add_argument("--browse-seconds", type=float, default=BROWSE_SECONDS, metavar="S",

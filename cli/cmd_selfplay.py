@@ -9,6 +9,7 @@ from p2p_asv.bots import BOTS
 from p2p_asv.search import DEFAULT_ITERATIONS
 from p2p_asv.selfplay import play_game
 
+from cli.arg_checks import at_least_one, writable_folder
 from cli.games import add_game_argument, game_of
 from cli.variant_args import add_variant_arguments, config_from
 
@@ -17,7 +18,7 @@ def add_arguments(parser) -> None:
     add_game_argument(parser)
     parser.add_argument("--players", type=int, default=4, metavar="N",
                         help="seats: 1-4 for asv, 2-5 for space-walk (default 4)")
-    parser.add_argument("--games", type=int, default=1, metavar="G")
+    parser.add_argument("--games", type=at_least_one, default=1, metavar="G", help="games to play (default 1)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the first game; game i uses S+i")
     parser.add_argument("--bots", default="greedy",
@@ -64,6 +65,7 @@ def run(args) -> int:
     config = config_from(args)
     options = bot_options(args)
     if args.log_dir is not None:
+        writable_folder(args.log_dir, "selfplay", "--log-dir")
         from cli.local_peers import play_logged_game  # only this mode needs the protocol
         for i in range(args.games):
             print(json.dumps(play_logged_game(args.players, args.seed + i, kinds, args.log_dir, config,

@@ -1,6 +1,7 @@
 """Options shared by `asv host` and `asv join` (SPEC §29.8 lists the defaults)."""
 from __future__ import annotations
 
+from cli.arg_checks import port_number, positive_seconds
 from p2p_asv.bots import BOTS
 from p2p_asv.search import DEFAULT_THINK
 from protocol.node import DEFAULT_TIMEOUT
@@ -17,10 +18,11 @@ def add_common(parser) -> None:
                         help="where this peer writes its .asvlog and .secrets (default ./asv-logs)")
     parser.add_argument("--bot", choices=sorted(BOTS), default=None,
                         help="play this seat with a bot instead of the REPL")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"abort the game when the peer due to write is silent this long "
                              f"(default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--port", type=int, default=0, metavar="P", help="port to listen on (default: any free)")
+    parser.add_argument("--port", type=port_number, default=0, metavar="P",
+                        help="port to listen on, 1-65535 (default: any free)")
     parser.add_argument("--listen", default="0.0.0.0", metavar="HOST",
                         help="address to listen on (default 0.0.0.0: every interface; 127.0.0.1: "
                              "this machine only)")

@@ -21,6 +21,7 @@ from p2p_asv.geometry import seat_colours
 from p2p_asv.state import CHANCE
 
 from .asv_adapter import AsvRules
+from .error_lines import error_line
 from .net_peer import INTERRUPTED, GameOver, Printer, exit_code, host_game, join_game, user_error
 from .narrate import before, score_lines, settled
 from .peer_names import ABORT_NOTE, abort_line
@@ -311,7 +312,8 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         shown = user_error(error) if error is not None else None
         if error is not None and shown is None:
             raise error                  # a bug, or SystemExit with its message
-        print(f"asv: {shown or 'the peer stopped before the game began'}", file=sys.stderr)
+        print(f"asv {'host' if host else 'join'}: "
+              f"{error_line(shown) if shown else 'the peer stopped before the game began'}", file=sys.stderr)
         return 1
     node, token = got
 
@@ -326,7 +328,7 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     except (trio.RunFinishedError, trio.Cancelled):
         worker.join()
         error = outcome.get("error")
-        print(f"asv: the peer stopped before the game began: {error and (user_error(error) or error)}",
+        print(f"asv: the peer stopped before the game began: {error and error_line(user_error(error) or error)}",
               file=sys.stderr)
         return 1
     printer.out = None                   # from here the REPL tells the story

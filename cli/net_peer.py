@@ -17,12 +17,15 @@ from typing import Callable, TextIO
 
 import trio
 
+from cli.arg_checks import writable_folder
 from cli.asv_adapter import AsvRules
+from cli.error_lines import error_line
 from cli.games import GAMES, Game, by_rules_name, game_of
 from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
 from cli.peer_book import PeerBook, kept_entries, load_peers, own_port
 from cli.peer_names import colours_of, namer, remembering
+from cli.resume_checks import check_resume_log, check_resume_seat
 from cli.regather import DEFAULT_RESUME_WAIT, NobodyBack, dial_all, gather, met, resume_port, spare_addresses, spare_ports
 from cli.turn_clock import CLOCK_KEY, TurnClock, check_clock
 from cli.variant_args import config_from
@@ -232,6 +235,8 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     the seats are full, play to the end. Returns the host's node."""
     seats = args.seats
     game_kind = game_of(args)
+    if args.log_dir is not None:
+        writable_folder(args.log_dir, "host", "--log-dir")   # before anyone joins (SPEC §30)
     if not game_kind.min_players <= seats <= game_kind.max_players or not 0 <= args.bots < seats:
         raise SystemExit(f"asv host: {game_kind.title} needs {game_kind.min_players}-{game_kind.max_players} "
                          "seats and fewer bots than seats")
@@ -391,6 +396,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     invite = parse_invite(args.address) if args.address else None
     if args.resume:   # the log names its game (SPEC §47.7)
         from cli.games import game_of_log, other_rules_reason, unknown_rules
+        check_resume_log(args.resume)
         other = unknown_rules(args.resume)
         if other is not None:
             raise SystemExit("asv join: " + other_rules_reason(args.resume, other).replace(
@@ -405,6 +411,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         saved = args.key or resume_key(args.resume)
         identity, which = (make_identity(saved, args.name), f"key {saved}") if saved else \
             choose_identity(None, False, args.name, "player")
+        check_resume_seat(args.resume, identity.public_key_bytes, which)
         game = scan_log(args.resume).game
         if invite is not None and invite.game is not None and invite.game != game:
             raise SystemExit(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
@@ -420,6 +427,8 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             raise SystemExit(f"asv join: no address of the game's peers is known for {args.resume}; "
                              "ask a player for theirs: asv join HOST:PORT --resume LOG")
     else:
+        if args.log_dir is not None:
+            writable_folder(args.log_dir, "join", "--log-dir")   # before the game is reached (SPEC §30)
         if invite is None or invite.game is None or invite.creator is None:
             raise SystemExit("asv join: the invite needs the game id and the creator's fingerprint "
                              "(HOST:PORT/GAMEID/FINGERPRINT, as `asv host` prints it), or use --resume LOG")
@@ -550,5 +559,5 @@ def run_peer(command: str, flow) -> "Node | int":
         err = user_error(exc)
         if err is None:
             raise
-        print(f"asv {command}: {err}", file=sys.stderr)
+        print(f"asv {command}: {error_line(err)}", file=sys.stderr)
         return 1

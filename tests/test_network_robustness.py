@@ -336,7 +336,8 @@ def test_join_where_nothing_listens_is_a_clear_error_and_leaves_no_key(tmp_path)
                           cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert f"asv join: NotConnected: cannot connect to 127.0.0.1:{port}" in done.stderr
+    assert f"asv join: cannot connect to 127.0.0.1:{port}" in done.stderr   # plain words, what to do (SPEC §30)
+    assert "no game listens there now. Check the address" in done.stderr and "broken by" not in done.stderr
     assert list(tmp_path.iterdir()) == []                   # no throwaway .key left behind (SPEC §29.11)
 
 
@@ -350,7 +351,8 @@ def test_host_on_a_port_in_use_is_a_clear_error(tmp_path):
         busy.close()
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert f"asv host: CannotListen: cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert f"asv host: port {port} is already in use on 127.0.0.1" in done.stderr   # SPEC §30
+    assert "choose another with --port P" in done.stderr and "CannotListen" not in done.stderr
 
 
 def test_ctrl_c_during_a_game_leaves_a_valid_log(tmp_path):

@@ -162,8 +162,8 @@ class CannotListen(TransportError):
 
     code = "listen"
 
-    def __init__(self, host: str, port: int, why: str) -> None:
-        self.host, self.port = host, port
+    def __init__(self, host: str, port: int, why: str, errno: int | None = None) -> None:
+        self.host, self.port, self.errno = host, port, errno
         super().__init__(f"cannot listen on {host}:{port}: {why}", side=LOCAL)
 
 

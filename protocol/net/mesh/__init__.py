@@ -136,7 +136,7 @@ class Mesh:
                 try:
                     listeners = await trio.open_tcp_listeners(self._port, host=self._host)
                 except OSError as exc:
-                    raise CannotListen(self._host, self._port, exc.strerror or str(exc)) from None
+                    raise CannotListen(self._host, self._port, exc.strerror or str(exc), exc.errno) from None
                 self._address = tuple(listeners[0].socket.getsockname()[:2])
                 nursery.start_soon(self._serve, listeners)
             nursery.start_soon(self._deliver_loop)

@@ -1,0 +1,40 @@
+"""The one line `asv host`/`asv join` print for an error the user can cause or fix
+(SPEC §29.6, §30): plain words and what to do next, never an exception's class name or
+the transport's `[broken by ...]` blame bracket."""
+from __future__ import annotations
+
+import errno
+
+from protocol.errors import LogError
+from protocol.net import CannotListen, NotConnected, TransportError, plain_reason
+
+__all__ = ["error_line"]
+
+
+def error_line(err: BaseException) -> str:
+    if isinstance(err, CannotListen):
+        return _cannot_listen(err)
+    if isinstance(err, NotConnected) and err.reason.startswith("cannot connect to "):
+        return (f"{err.reason}: no game listens there now. Check the address with whoever gave it to you "
+                "(the host's invite line, or `listening on ...` in any player's window)")
+    if isinstance(err, TransportError):
+        return plain_reason(err)
+    if isinstance(err, LogError):
+        return f"cannot read the log: {err}; `asv verify LOG` says more"
+    if isinstance(err, OSError) and err.filename is not None:
+        return f"{err.filename}: {err.strerror or err}"
+    return str(err)
+
+
+def _cannot_listen(err: CannotListen) -> str:
+    code = getattr(err, "errno", None)
+    where = f"{err.host}:{err.port}"
+    if code == errno.EADDRINUSE:
+        return (f"port {err.port} is already in use on {err.host} (another asv, or another program): "
+                "choose another with --port P, or leave --port out for any free port")
+    if code == errno.EADDRNOTAVAIL:
+        return (f"{err.host} is not an address of this machine, so nothing can listen there: give one of its "
+                "addresses with --listen (127.0.0.1: this machine only), or leave --listen out for every interface")
+    if code in (errno.EACCES, errno.EPERM):
+        return f"not allowed to listen on {where} (ports below 1024 need privileges): choose --port 1024 or above"
+    return f"{err.reason}: try another --port, or leave --port and --listen out"
