@@ -10,6 +10,9 @@ import sys
 # Exit code after the reader of our output went away (`asv log show LOG | head`): the
 # code of a process ended by SIGPIPE, as `cat` would end (SPEC §27.6).
 EXIT_CLOSED_PIPE = 141
+# Exit code after Ctrl-C in a command that has no more to say about it (selfplay, demo,
+# verify...): the shell's 128 + SIGINT (SPEC §30).
+EXIT_INTERRUPTED = 130
 
 # name -> module in cli/ that defines add_arguments(parser) and run(args) -> int
 COMMANDS = {
@@ -48,8 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)   # inside: on a loaded machine the imports take seconds
         return args._module.run(args) or 0
     except BrokenPipeError:
         # The reader closed the pipe: stop quietly. Point stdout at /dev/null so the
@@ -59,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError):     # stdout without a descriptor (captured in tests)
             pass
         return EXIT_CLOSED_PIPE
+    except KeyboardInterrupt:   # host/join/play say more themselves; the rest stop here, one line
+        print("asv: interrupted (Ctrl-C); stopped", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

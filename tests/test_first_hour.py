@@ -76,3 +76,26 @@ def test_a_config_folder_that_cannot_be_written_suggests_a_key_for_this_game(cap
     monkeypatch.setenv("ASV_HOME", str(blocker / "asv"))
     err = said(capsys, ["host", "--listen", "127.0.0.1", "--bot", "greedy", "--log-dir", str(tmp_path)], 1)
     assert "cannot keep your identity key in" in err and "--new-key" in err, err
+
+
+def test_ctrl_c_in_selfplay_is_one_line_not_a_traceback():
+    """Ctrl-C in a command with nothing more to say (selfplay, demo, verify): one line, exit
+    130 (SPEC §30); it printed a KeyboardInterrupt traceback."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "selfplay", "--players", "2", "--games", "1000"],
+                            cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().startswith("{")     # a game played: well inside run()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "asv: interrupted (Ctrl-C); stopped" in err and "Traceback" not in err, err
