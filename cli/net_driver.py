@@ -328,8 +328,10 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     except (trio.RunFinishedError, trio.Cancelled):
         worker.join()
         error = outcome.get("error")
-        print(f"asv: the peer stopped before the game began: {error and error_line(user_error(error) or error)}",
-              file=sys.stderr)
+        known = user_error(error) if error is not None else None
+        command = "host" if host else "join"
+        print(f"asv {command}: {error_line(known)}" if known is not None else
+              f"asv {command}: the peer stopped before the game began: {error}", file=sys.stderr)
         return 1
     printer.out = None                   # from here the REPL tells the story
     if isinstance(node.rules, RecordingRules):

@@ -42,9 +42,16 @@ __all__ = ["Invite", "parse_invite", "Printer", "scoreboard", "exit_code", "make
 
 INVITE_PREFIX = "asv join "
 FINGERPRINT = re.compile(r"[A-Z2-7]{4}(-[A-Z2-7]{4}){3}")   # SPEC §20.2
+
+
+class LeftLobby(Exception):
+    """The creator left its lobby (Ctrl-D or quit) before the game started (SPEC §29.2)."""
+
+
 # Failures a user can cause or fix (unreachable address, port in use, refused key, bad
 # log...): reported in one line, exit 1. Anything else is a bug and keeps its traceback.
-EXPECTED_ERRORS = (ProtocolError, OSError, ValueError, NotInRoster, ResumeError, KeyFileError, NobodyBack)
+EXPECTED_ERRORS = (ProtocolError, OSError, ValueError, NotInRoster, ResumeError, KeyFileError, NobodyBack,
+                   LeftLobby)
 INTERRUPTED = "interrupted; your log keeps every event written so far"
 
 
@@ -363,7 +370,11 @@ async def wait_for_start(node: Node, args, printer: Printer) -> list[bytes]:
             while True:
                 await trio.lowlevel.wait_readable(fd)
                 text = os.read(fd, 1024).decode(errors="replace")
-                if not text or "start" in text.lower().split():
+                words = text.lower().split()
+                if not text or "quit" in words or "exit" in words:   # Ctrl-D leaves, as in the REPL
+                    raise LeftLobby("left the lobby before the game started; nothing was played. "
+                                    "Open a game again with asv host")
+                if "start" in words:
                     nursery.cancel_scope.cancel()
                     return
 
@@ -371,7 +382,7 @@ async def wait_for_start(node: Node, args, printer: Printer) -> list[bytes]:
         if getattr(args, "start_after", None) is not None:
             nursery.start_soon(after, args.start_after)
         if sys.stdin is not None and sys.stdin.isatty():  # CI runs with no stdin at all
-            printer.say("type 'start' and Enter to start with the players here")
+            printer.say("type 'start' and Enter to start with the players here (quit or Ctrl-D: leave)")
             nursery.start_soon(typed_start)
     roster = list(node.lobby)
     if len(roster) < (node.options.seats or len(roster)):

@@ -99,3 +99,35 @@ def test_ctrl_c_in_selfplay_is_one_line_not_a_traceback():
             proc.communicate()
     assert proc.returncode == 130, err
     assert "asv: interrupted (Ctrl-C); stopped" in err and "Traceback" not in err, err
+
+
+def test_ctrl_d_in_the_hosts_lobby_leaves_rather_than_starting_a_game_alone(tmp_path):
+    """Ctrl-D at the creator's terminal before anyone joined started a one-seat game;
+    Ctrl-D leaves everywhere else (the REPL), so here too: one line, exit 1 (SPEC §29.2)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    master, slave = pty.openpty()
+    host = subprocess.Popen([sys.executable, "-m", "cli.main", "host", "--listen", "127.0.0.1", "--seats", "2",
+                             "--bot", "greedy", "--new-key", "--log-dir", str(tmp_path)],
+                            cwd=Path(__file__).resolve().parent.parent, stdin=slave, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    os.close(slave)
+    try:
+        seen = []
+        while not any("quit or Ctrl-D: leave" in line for line in seen):
+            seen.append(host.stdout.readline())
+            assert seen[-1], "".join(seen)
+        os.write(master, b"\x04")
+        rest = host.communicate(timeout=60)[0]
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.communicate()
+        os.close(master)
+    assert host.returncode == 1, "".join(seen) + rest
+    assert "asv host: left the lobby before the game started" in rest and "Traceback" not in rest, rest
+    assert not list(tmp_path.glob("*.asvlog"))      # no game was begun
