@@ -83,7 +83,9 @@ def pick_announced(args) -> str | None:
         print(f"join which? 1-{len(games)} (Enter: 1, q: none) ", end="", flush=True)
         choice = (sys.stdin.readline() or "q").strip() or "1"
     if not choice.isdigit() or not 1 <= int(choice) <= len(games):
-        print("asv join: no game chosen", file=sys.stderr)
+        why = "" if choice.lower() == "q" else f"{choice!r} is not a number of the list (1-{len(games)}); "
+        print(f"asv join: no game chosen; {why}run asv join again to pick one, or paste an invite: "
+              "asv join HOST:PORT/GAMEID/FINGERPRINT", file=sys.stderr)
         return None
     game = games[int(choice) - 1]
     print(f"joining {game.host_name}'s game: asv join {game.invite}", flush=True)

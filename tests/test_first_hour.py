@@ -131,3 +131,23 @@ def test_ctrl_d_in_the_hosts_lobby_leaves_rather_than_starting_a_game_alone(tmp_
     assert host.returncode == 1, "".join(seen) + rest
     assert "asv host: left the lobby before the game started" in rest and "Traceback" not in rest, rest
     assert not list(tmp_path.glob("*.asvlog"))      # no game was begun
+
+
+def test_a_choice_outside_the_list_of_announced_games_says_how_to_go_on(capsys, monkeypatch):
+    """`asv join` with no address lists the games on the LAN (SPEC §32.3); a number not on
+    the list said only 'no game chosen'."""
+    import io
+
+    import cli.cmd_join as cmd_join
+    from cli.lan import Announcement
+    from cli.main import build_parser
+
+    games = [Announcement(f"127.0.0.1:4000{i}/{'ab' * 16}/AAAA-AAAA-AAAA-AAA{i}", f"host{i}", 2, 1) for i in (2, 3)]
+    monkeypatch.setattr(cmd_join, "browse", lambda seconds, interfaces=None: games)
+    monkeypatch.setattr("sys.stdin", io.StringIO("7\n"))
+    args = build_parser().parse_args(["join", "--listen", "127.0.0.1", "--browse-seconds", "0.1"])
+    assert cmd_join.pick_announced(args) is None
+    err = capsys.readouterr().err
+    assert "'7' is not a number of the list (1-2); run asv join again to pick one" in err, err
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\n"))
+    assert cmd_join.pick_announced(args) == games[1].invite
