@@ -7,7 +7,7 @@ import argparse
 import os
 from pathlib import Path
 
-__all__ = ["port_number", "positive_seconds", "at_least_one", "writable_folder"]
+__all__ = ["port_number", "positive_seconds", "seconds_from_zero", "at_least_one", "writable_folder"]
 
 
 def port_number(text: str) -> int:
@@ -29,6 +29,16 @@ def positive_seconds(text: str) -> float:
         seconds = float("nan")
     if not 0 < seconds < float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0 (e.g. 120 or 0.5)")
+    return seconds
+
+
+def seconds_from_zero(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 <= seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 (e.g. 60)")
     return seconds
 
 

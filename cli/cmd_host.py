@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from p2p_asv.bots import BOTS
 
+from cli.arg_checks import seconds_from_zero
 from cli.games import add_game_argument
 from cli.net_args import add_common
 from cli.variant_args import add_variant_arguments
@@ -23,7 +24,7 @@ def add_arguments(parser) -> None:
                         help="seats filled by bot peers started in this process (default 0)")
     parser.add_argument("--bot-kind", choices=sorted(BOTS), default="greedy",
                         help="kind of the --bots peers (default greedy; search thinks --think s a move)")
-    parser.add_argument("--start-after", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--start-after", type=seconds_from_zero, default=None, metavar="SECONDS",
                         help="start with the players present once this long has passed, even if "
                              "seats are still free (a human host may also type 'start')")
     parser.add_argument("--turn-clock", type=int, default=None, metavar="S",

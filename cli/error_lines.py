@@ -15,7 +15,8 @@ def error_line(err: BaseException) -> str:
     if isinstance(err, CannotListen):
         return _cannot_listen(err)
     if isinstance(err, NotConnected) and err.reason.startswith("cannot connect to "):
-        return (f"{err.reason}: no game listens there now. Check the address with whoever gave it to you "
+        where = err.peer or err.reason[len("cannot connect to "):].split(": ")[0]
+        return (f"cannot connect to {where}: no game listens there now. Check the address with whoever gave it to you "
                 "(the host's invite line, or `listening on ...` in any player's window)")
     if isinstance(err, TransportError):
         return plain_reason(err)

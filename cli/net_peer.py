@@ -34,7 +34,7 @@ from p2p_asv.state import TILES
 from protocol.errors import ProtocolError
 from protocol.crypto import Identity, KeyFileError, fingerprint, load_identity, save_identity
 from protocol.node import Node, NodeOptions, NotInRoster, ResumeError, restore_peer
-from protocol.net import NotConnected, TransportError
+from protocol.net import NotConnected, TransportError, plain_reason
 from protocol.log import scan_log
 
 __all__ = ["Invite", "parse_invite", "Printer", "scoreboard", "exit_code", "make_identity",
@@ -528,7 +528,8 @@ async def _reach(node: Node, addresses: list[tuple[str, int]], printer: Printer,
                 raise
             failures.append(f"{host}:{port}")
             if len(failures) < len(addresses):
-                printer.say(f"no answer at {host}:{port} ({exc or 'too slow'}); trying the next peer")
+                why = plain_reason(exc) if isinstance(exc, TransportError) else (str(exc) or "too slow")
+                printer.say(f"no answer at {host}:{port} ({why}); trying the next peer")
     if resuming:
         await dial_all(node, list(spares))
         if met(node) is not None:

@@ -29,6 +29,7 @@ def said(capsys, argv: list[str], code: int) -> str:
     (["host", "--port", "99999"], "'99999' is not a port: a whole number from 1 to 65535"),
     (["join", "--port", "http"], "'http' is not a port"),
     (["host", "--timeout", "-5"], "'-5' is not a number of seconds above 0"),
+    (["host", "--start-after", "-3"], "'-3' is not a number of seconds from 0"),
     (["join", "--resume", "x.asvlog", "--resume-wait", "0"], "'0' is not a number of seconds above 0"),
     (["selfplay", "--games", "0"], "'0' is not a whole number from 1"),
     (["demo", "--timeout", "nan"], "'nan' is not a number of seconds above 0"),

@@ -42,6 +42,10 @@ def test_a_resume_that_reaches_nobody_says_how_to_go_on():
                                            r"for a live address: asv join HOST:PORT --resume LOG"):
         trio.run(lambda: _reach(node, [("127.0.0.1", 9)], printer, resuming=True))
     assert lines == []                          # no 'trying the next peer' with none left
+    with pytest.raises(NotConnected):
+        trio.run(lambda: _reach(node, [("127.0.0.1", 9), ("127.0.0.1", 10)], printer, resuming=True))
+    assert lines == ["no answer at 127.0.0.1:9 (cannot connect to 127.0.0.1:9: refused); trying the next peer"]
+    lines.clear()                               # plain words: no class name, no [broken by ...] (SPEC §30)
     with pytest.raises(NotConnected, match="cannot connect to 127.0.0.1:9"):
         trio.run(lambda: _reach(node, [("127.0.0.1", 9)], printer))   # a join: the error itself
 
