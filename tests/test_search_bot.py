@@ -317,3 +317,17 @@ def test_a_seat_that_moved_onto_an_undiscovered_planet_holds_a_planet_card_in_ev
         assert any(CARD_BY_NAME[identity[h]].category == PLANET for h in state.players[1].hand)
     choice = SearchBot("4/2", iterations=12).choose(state, views[2])
     assert choice in legal_actions(state, views[2])
+
+
+def test_fast_random_below_is_next64_modulo_n():
+    """SPEC §12.3: `below` writes SplitMix64 out for speed; it must draw the very numbers
+    next64() % n would, or a fixed seed and iteration count would choose differently."""
+    a, b = FastRandom("seed", "stream"), FastRandom("seed", "stream")
+    for n in [1, 2, 3, 7, 10, 52, 1000, 2 ** 40 + 3] * 25:
+        assert a.below(n) == b.next64() % n
+    items_a, items_b = list(range(30)), list(range(30))
+    a.shuffle(items_a)
+    for i in range(len(items_b) - 1, 0, -1):
+        j = b.next64() % (i + 1)
+        items_b[i], items_b[j] = items_b[j], items_b[i]
+    assert items_a == items_b and a.choice("abcdef") == "abcdef"[b.next64() % 6]

@@ -24,13 +24,17 @@ class FastRandom:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """An integer in [0, n); the modulo bias (n / 2**64) is far below anything a bot notices."""
-        return self.next64() % n
+        """An integer in [0, n); the modulo bias (n / 2**64) is far below anything a bot notices.
+        next64 written out: playouts draw tens of thousands a second."""
+        self._x = x = (self._x + 0x9E3779B97F4A7C15) & _MASK
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return (z ^ (z >> 31)) % n
 
     def choice(self, items):
-        return items[self.next64() % len(items)]
+        return items[self.below(len(items))]
 
     def shuffle(self, items: list) -> None:
         for i in range(len(items) - 1, 0, -1):
-            j = self.next64() % (i + 1)
+            j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
