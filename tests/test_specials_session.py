@@ -27,8 +27,9 @@ def eager_agent(seed: str, played: list):
     return agent
 
 
-def test_hidden_special_actions_keep_every_view_exact_over_the_session():
-    played: list = []
+def play_checking_every_view(played: list) -> None:
+    """One game of eager bots (to its end, or until three different hidden cards and a look
+    were played), every peer's view and state checked at each step; plays go to `played`."""
     peers = make_peers(RULES, 3, agent_for=lambda k: eager_agent(f"hidden/{k}", played))
     looks_checked = 0
     for _ in range(40_000):
@@ -59,6 +60,15 @@ def test_hidden_special_actions_keep_every_view_exact_over_the_session():
                 assert not any(h in other.view.known and h not in known_before[other.seat]
                                for h in hand if h not in state.names)
                 looks_checked += 1
-    # The decks are shuffled for real, so which hidden cards come up varies; one of the four
-    # is all but certain to be played in a whole game (every check above ran on each step).
-    assert played, "no hidden-card Special Action came up in a whole game"
+
+
+def test_hidden_special_actions_keep_every_view_exact_over_the_session():
+    # The decks are shuffled for real, so which hidden cards come up varies: six measured
+    # whole games played 3 to 9 of them (about 6 on average), so a game with none comes
+    # perhaps 1 in several hundred; then a second game is played, every step checked alike.
+    played: list = []
+    for _ in range(2):
+        play_checking_every_view(played)
+        if played:
+            break
+    assert played, "no hidden-card Special Action came up in two whole games"
