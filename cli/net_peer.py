@@ -257,8 +257,6 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     advertised = invite_host(listen, getattr(args, "advertise", None))
     identity, which = choose_identity(args.key, getattr(args, "new_key", False), args.name, "host")
     game = os.urandom(16)
-    if getattr(args, "new_key", False):
-        keep_fresh_key(identity, args.log_dir, game)  # only once the options are sound
     book = PeerBook()
     node = Node(identity, rules or game_kind.rules(), game, args.log_dir, config=config,
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None), game_kind),
@@ -302,6 +300,8 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         finally:
             if announcer is not None:   # a started game takes nobody more: stop announcing
                 await trio.to_thread.run_sync(announcer.close)
+        if getattr(args, "new_key", False):   # before the log exists; none for a lobby left or never opened
+            keep_fresh_key(identity, args.log_dir, game)
         node.start(roster)
     return node
 
