@@ -79,13 +79,9 @@ def resume_port(log, host: str, asked: int, game: bytes | None = None, key_finge
     of this seat (the others' resumes try those too), else any (0)."""
     if asked:
         return asked
-    port = own_port(log)
-    if not port:
-        return 0
-    if _free(host, port):
-        return port
+    old = own_port(log)   # 0 when the book kept none: the spare ports still work
     spares = spare_ports(game, key_fingerprint) if game is not None and key_fingerprint else []
-    return next((p for p in spares if _free(host, p)), 0)
+    return next((p for p in ([old] if old else []) + spares if _free(host, p)), 0)
 
 
 def _others(node) -> list[bytes]:

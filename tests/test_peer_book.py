@@ -67,3 +67,30 @@ def test_a_resume_keeps_the_addresses_of_peers_it_has_not_met_again(tmp_path):
     node.mesh = SimpleNamespace(known_peers=lambda: [PeerAddress(b"c" * 32, "127.0.0.1", 40009)], listen_port=41000)
     PeerBook(("127.0.0.1", 40001), kept_entries(log)).update(node)   # carol met again, on a new port
     assert load_peers(log) == [("127.0.0.1", 40009), ("127.0.0.1", 40001)]
+
+
+def test_a_resume_listens_on_its_old_port_else_its_first_free_spare_port(tmp_path):
+    """SPEC §29.15: the old port when free; else (taken, or never kept) the first free of
+    the seat's spare ports, the same list on every machine; --port P wins over both."""
+    import socket
+
+    from cli.peer_book import save_peers
+    from cli.regather import SPARE_RANGE, resume_port, spare_ports
+
+    game, me = bytes(range(16)), "ABCD-EFGH-IJKL-MNOP"
+    spares = spare_ports(game, me)
+    assert spares == spare_ports(game, me) and len(spares) == 4
+    assert all(SPARE_RANGE[0] <= p < SPARE_RANGE[1] for p in spares) and spares != spare_ports(game, "ABCD-EFGH-IJKL-MNOQ")
+    log = tmp_path / "game.asvlog"
+    assert resume_port(log, "127.0.0.1", 0, game, me) == spares[0]          # no book: a spare port
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    old = taken.getsockname()[1]
+    save_peers(log, [{"fingerprint": me, "host": "", "port": old, "self": True}])
+    try:
+        assert resume_port(log, "127.0.0.1", 0, game, me) == spares[0]      # the old port is taken
+        assert resume_port(log, "127.0.0.1", 4321, game, me) == 4321
+    finally:
+        taken.close()
+    assert resume_port(log, "127.0.0.1", 0, game, me) == old                # free again: the old one
