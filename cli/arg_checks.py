@@ -10,46 +10,35 @@ from pathlib import Path
 __all__ = ["port_number", "positive_seconds", "seconds_from_zero", "at_least_one", "writable_folder"]
 
 
+def _checked(text: str, parse, fits, wanted: str):
+    """`text` parsed by `parse` when it parses and `fits`; otherwise argparse's error, which
+    names what to type instead."""
+    try:
+        value = parse(text)
+    except ValueError:
+        value = None
+    if value is None or not fits(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not {wanted}")
+    return value
+
+
 def port_number(text: str) -> int:
     """A TCP port to listen on: 1-65535, or 0 for any free one."""
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port: a whole number from 1 to 65535 "
-                                         "(or 0, or leave it out, for any free port)")
-    return port
+    return _checked(text, int, lambda port: 0 <= port <= 65535,
+                    "a port: a whole number from 1 to 65535 (or 0, or leave it out, for any free port)")
 
 
 def positive_seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = float("nan")
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0 (e.g. 120 or 0.5)")
-    return seconds
+    return _checked(text, float, lambda s: 0 < s < float("inf"),
+                    "a number of seconds above 0 (e.g. 120 or 0.5)")
 
 
 def seconds_from_zero(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = float("nan")
-    if not 0 <= seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 (e.g. 60)")
-    return seconds
+    return _checked(text, float, lambda s: 0 <= s < float("inf"), "a number of seconds from 0 (e.g. 60)")
 
 
 def at_least_one(text: str) -> int:
-    try:
-        count = int(text)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
-    return count
+    return _checked(text, int, lambda count: count >= 1, "a whole number from 1")
 
 
 def writable_folder(path: str | os.PathLike, command: str, option: str) -> Path:
