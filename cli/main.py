@@ -51,8 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        args = build_parser().parse_args(argv)   # inside: on a loaded machine the imports take seconds
+        parser = build_parser()   # inside: on a loaded machine the imports take seconds
+        if not argv:   # `asv` alone: what a newcomer types first gets the commands, not an error
+            parser.print_help()
+            return 0
+        args = parser.parse_args(argv)
         return args._module.run(args) or 0
     except BrokenPipeError:
         # The reader closed the pipe: stop quietly. Point stdout at /dev/null so the

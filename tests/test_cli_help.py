@@ -14,3 +14,13 @@ def test_each_command_is_summed_up_in_a_whole_sentence():
         assert text and text.endswith((".", "!", "?")), (name, text)
     assert "decryption share as it is read" in helps["verify"]
     assert "`asv log export LOG` writes" in helps["log"]
+
+
+def test_asv_alone_prints_the_commands_and_succeeds(capsys):
+    """SPEC §30: the first thing a newcomer types is a list of what to type, not an error."""
+    from cli.main import main
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: asv")
+    for name in COMMANDS:
+        assert name in out
