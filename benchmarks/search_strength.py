@@ -82,7 +82,10 @@ def commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                              cwd=Path(__file__).resolve().parent, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+        # The ledgers under benchmarks/results/ are what a run writes: rows appended to one do
+        # not make the code that played dirty.
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                ":(top)", ":(top,exclude)benchmarks/results"], capture_output=True,
                                text=True, cwd=Path(__file__).resolve().parent, timeout=10).stdout.strip()
         return out.stdout.strip() + ("+dirty" if dirty else "") or "unknown"
     except (OSError, subprocess.SubprocessError):
