@@ -15,7 +15,7 @@ import sys
 from cli.arg_checks import positive_seconds
 from cli.cmd_host import finish
 from cli.lan import browse, mdns_interfaces
-from cli.net_args import add_common
+from cli.net_args import add_common, listen_host
 from cli.regather import DEFAULT_RESUME_WAIT
 from cli.net_peer import GameOver, Printer, join_game, run_peer, scoreboard
 
@@ -70,7 +70,7 @@ def pick_announced(args) -> str | None:
         print("asv join: --browse-seconds must be positive", file=sys.stderr)
         return None
     print(f"looking for games on the LAN ({args.browse_seconds:g} s)...", flush=True)
-    games = browse(args.browse_seconds, interfaces=mdns_interfaces(args.listen))
+    games = browse(args.browse_seconds, interfaces=mdns_interfaces(listen_host(args)))
     if not games:
         print("asv join: no game announced on the LAN (the host starts one with `asv host --announce`); "
               "or paste an invite: asv join HOST:PORT/GAMEID/FINGERPRINT", file=sys.stderr)

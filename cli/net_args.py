@@ -6,6 +6,13 @@ from p2p_asv.bots import BOTS
 from p2p_asv.search import DEFAULT_THINK
 from protocol.node import DEFAULT_TIMEOUT
 
+DEFAULT_LISTEN = "0.0.0.0"   # every interface: a game on a LAN
+
+
+def listen_host(args) -> str:
+    """The address to listen on: --listen as given, else the default (SPEC §29.8)."""
+    return getattr(args, "listen", None) or DEFAULT_LISTEN
+
 
 def add_common(parser) -> None:
     parser.add_argument("--name", default="", help="your display name in the game (max 64 chars)")
@@ -23,9 +30,9 @@ def add_common(parser) -> None:
                              f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--port", type=port_number, default=0, metavar="P",
                         help="port to listen on, 1-65535 (default: any free)")
-    parser.add_argument("--listen", default="0.0.0.0", metavar="HOST",
-                        help="address to listen on (default 0.0.0.0: every interface; 127.0.0.1: "
-                             "this machine only)")
+    parser.add_argument("--listen", default=None, metavar="HOST",
+                        help=f"address to listen on (default {DEFAULT_LISTEN}: every interface; 127.0.0.1: "
+                             "this machine only; a resume: where this seat listened before)")
     parser.add_argument("--advertise", default=None, metavar="HOST",
                         help="address others should dial, printed in the invite (default: this "
                              "machine's LAN address, or --listen when it names one)")

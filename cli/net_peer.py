@@ -20,10 +20,11 @@ import trio
 from cli.arg_checks import writable_folder
 from cli.asv_adapter import AsvRules
 from cli.error_lines import error_line
+from cli.net_args import listen_host
 from cli.games import GAMES, Game, by_rules_name, game_of
 from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
-from cli.peer_book import PeerBook, kept_entries, load_peers, own_port
+from cli.peer_book import PeerBook, kept_entries, load_peers, own_listen, own_port
 from cli.peer_names import colours_of, namer, remembering
 from cli.resume_checks import check_resume_log, check_resume_seat
 from cli.regather import DEFAULT_RESUME_WAIT, NobodyBack, dial_all, gather, met, resume_port, spare_addresses, spare_ports
@@ -211,7 +212,7 @@ class Printer:
 
 
 def _options(args, seats: int | None) -> NodeOptions:
-    return NodeOptions(host=getattr(args, "listen", None) or "127.0.0.1", port=getattr(args, "port", 0) or 0,
+    return NodeOptions(host=listen_host(args), port=getattr(args, "port", 0) or 0,
                        timeout=args.timeout, seats=seats)
 
 
@@ -253,7 +254,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             config[CLOCK_KEY] = check_clock(args.turn_clock)
         except ValueError as exc:
             raise SystemExit(f"asv host: --turn-clock: {exc}") from None
-    listen = getattr(args, "listen", "127.0.0.1")
+    listen = listen_host(args)
     advertised = invite_host(listen, getattr(args, "advertise", None))
     identity, which = choose_identity(args.key, getattr(args, "new_key", False), args.name, "host")
     game = os.urandom(16)
@@ -432,6 +433,8 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         if peer.finished or peer.phase == "aborted":
             raise GameOver(peer, args.resume)
         printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")
+        if getattr(args, "listen", None) is None:   # a game kept on 127.0.0.1 stays there (SPEC §29.15)
+            args.listen = own_listen(args.resume)
         addresses = ([(invite.host, invite.port)] if invite is not None else []) + \
             [a for a in load_peers(args.resume) if invite is None or a != (invite.host, invite.port)]
         if not addresses:
@@ -491,7 +494,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
                         f"not the creator {invite.creator}")
         port = node.mesh.address[1]
         printer.say(f"connected to {fingerprint(key)}; you are {identity.fingerprint} ({identity.name}, {which}); "
-                    f"listening on {invite_host(getattr(args, 'listen', '127.0.0.1'), getattr(args, 'advertise', None))}:{port}")
+                    f"listening on {invite_host(listen_host(args), getattr(args, 'advertise', None))}:{port}")
         book.update(node)
         if ready is not None:
             ready(node)

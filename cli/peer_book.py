@@ -14,7 +14,8 @@ from pathlib import Path
 
 from protocol.crypto import fingerprint
 
-__all__ = ["peers_path", "save_peers", "load_peers", "load_peer_keys", "kept_entries", "own_port", "PeerBook"]
+__all__ = ["peers_path", "save_peers", "load_peers", "load_peer_keys", "kept_entries", "own_port", "own_listen",
+           "PeerBook"]
 
 
 def peers_path(log: str | os.PathLike) -> Path:
@@ -63,6 +64,12 @@ def own_port(log: str | os.PathLike) -> int:
     return next((int(e["port"]) for e in _entries(log) if e.get("self") is True), 0)
 
 
+def own_listen(log: str | os.PathLike) -> str | None:
+    """The address this peer listened on when it wrote LOG (127.0.0.1, 0.0.0.0, ...); None
+    when not recorded (a book written before it was kept)."""
+    return next((str(e["listen"]) for e in _entries(log) if e.get("self") is True and e.get("listen")), None)
+
+
 class PeerBook:
     """Keeps `<log>.peers` up to date with a node's mesh (call `update(node)` often: it
     writes only when something changed). `first` is an address known before the mesh
@@ -87,7 +94,8 @@ class PeerBook:
             entries.insert(0, {"fingerprint": "", "host": self.first[0], "port": self.first[1]})
         port = getattr(node.mesh, "listen_port", 0)
         if port:
-            entries.append({"fingerprint": fingerprint(node.me), "host": "", "port": port, "self": True})
+            entries.append({"fingerprint": fingerprint(node.me), "host": "", "port": port, "self": True,
+                            "listen": node.mesh.address[0]})
         if entries != self._written:
             try:
                 save_peers(node.log_path, entries)

@@ -57,14 +57,16 @@ def test_a_resume_keeps_the_addresses_of_peers_it_has_not_met_again(tmp_path):
     log = tmp_path / "game.asvlog"
     carol = PeerAddress(b"c" * 32, "127.0.0.1", 40002)
     node = SimpleNamespace(log_path=log, me=b"a" * 32, mesh=SimpleNamespace(
-        known_peers=lambda: [PeerAddress(b"b" * 32, "127.0.0.1", 40001), carol], listen_port=40000))
+        known_peers=lambda: [PeerAddress(b"b" * 32, "127.0.0.1", 40001), carol], listen_port=40000,
+        address=("127.0.0.1", 40000)))
     PeerBook().update(node)
-    node.mesh = SimpleNamespace(known_peers=lambda: [], listen_port=41000)   # resumed; nobody met yet
+    node.mesh = SimpleNamespace(known_peers=lambda: [], listen_port=41000, address=("127.0.0.1", 41000))   # resumed; nobody met yet
     PeerBook(("127.0.0.1", 40001), kept_entries(log)).update(node)
     assert load_peers(log) == [("127.0.0.1", 40001), ("127.0.0.1", 40002)]
     assert [host for _, host in load_peer_keys(log)] == ["127.0.0.1", "127.0.0.1"]
     assert own_port(log) == 41000
-    node.mesh = SimpleNamespace(known_peers=lambda: [PeerAddress(b"c" * 32, "127.0.0.1", 40009)], listen_port=41000)
+    node.mesh = SimpleNamespace(known_peers=lambda: [PeerAddress(b"c" * 32, "127.0.0.1", 40009)], listen_port=41000,
+                                address=("127.0.0.1", 41000))
     PeerBook(("127.0.0.1", 40001), kept_entries(log)).update(node)   # carol met again, on a new port
     assert load_peers(log) == [("127.0.0.1", 40009), ("127.0.0.1", 40001)]
 
@@ -94,3 +96,26 @@ def test_a_resume_listens_on_its_old_port_else_its_first_free_spare_port(tmp_pat
     finally:
         taken.close()
     assert resume_port(log, "127.0.0.1", 0, game, me) == old                # free again: the old one
+
+
+def test_the_book_keeps_where_this_seat_listened_and_a_resume_listens_there_again(tmp_path):
+    """SPEC §29.15: a seat that listened on 127.0.0.1 resumes on 127.0.0.1 unless --listen
+    says otherwise; a book without the address (older) leaves the default, every interface."""
+    from cli.main import build_parser
+    from cli.net_args import DEFAULT_LISTEN, listen_host
+    from cli.peer_book import own_listen
+    log = tmp_path / "game.asvlog"
+    node = SimpleNamespace(log_path=log, me=b"a" * 32,
+                           mesh=SimpleNamespace(known_peers=lambda: [], listen_port=41000,
+                                                address=("127.0.0.1", 41000)))
+    PeerBook().update(node)
+    assert own_port(log) == 41000 and own_listen(log) == "127.0.0.1"
+    resume = build_parser().parse_args(["join", "--resume", str(log)])
+    assert resume.listen is None and listen_host(resume) == DEFAULT_LISTEN   # until the log is read
+    resume.listen = own_listen(log)
+    assert listen_host(resume) == "127.0.0.1"
+    given = build_parser().parse_args(["join", "--resume", str(log), "--listen", "0.0.0.0"])
+    assert listen_host(given) == "0.0.0.0"
+    from cli.peer_book import save_peers
+    save_peers(log, [{"fingerprint": "", "host": "", "port": 41000, "self": True}])   # an older book
+    assert own_listen(log) is None

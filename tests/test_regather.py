@@ -63,9 +63,11 @@ async def play_until_all_stop(tmp_path: Path, seats: int, height: int) -> list[P
     return [n.log_path for n in nodes]
 
 
-def resume_args(log: Path, *extra: str):
-    return build_parser().parse_args(["join", "--resume", str(log), "--bot", "random", "--quiet", "--listen",
-                                      "127.0.0.1", "--log-dir", str(log.parent), *extra])
+def resume_args(log: Path, *extra: str, listen: bool = True):
+    """A resume's arguments; listen=False leaves --listen out (the log's book decides)."""
+    where = ["--listen", "127.0.0.1"] if listen else []
+    return build_parser().parse_args(["join", "--resume", str(log), "--bot", "random", "--quiet", *where,
+                                      "--log-dir", str(log.parent), *extra])
 
 
 async def test_three_players_who_all_left_come_back_one_after_another_and_finish(tmp_path):
@@ -181,9 +183,18 @@ def hold_port(port: int) -> socket.socket:
     return taken
 
 
-async def test_two_returners_who_both_lost_their_old_ports_find_each_other_on_spare_ports(tmp_path):
+async def test_two_returners_who_both_lost_their_old_ports_find_each_other_on_spare_ports(tmp_path, monkeypatch):
     """Both old ports are taken: each listens on its first free spare port, which the other
-    works out from the game id and its fingerprint and dials (SPEC §29.15); the game ends."""
+    works out from the game id and its fingerprint and dials (SPEC §29.15); the game ends.
+    Neither gives --listen: the game was played on 127.0.0.1, so each resumes there."""
+    import cli.net_peer
+    options = cli.net_peer._options
+
+    def loopback_only(args, seats):   # refused before listening: this test never opens 0.0.0.0
+        chosen = options(args, seats)
+        assert chosen.host == "127.0.0.1", f"a resume of a 127.0.0.1 game listens on {chosen.host}"
+        return chosen
+    monkeypatch.setattr(cli.net_peer, "_options", loopback_only)
     with trio.fail_after(LIMIT):
         logs = await play_until_all_stop(tmp_path, 2, 30)
         held = [hold_port(own_port(log)) for log in logs]
@@ -195,7 +206,8 @@ async def test_two_returners_who_both_lost_their_old_ports_find_each_other_on_sp
                     printer, lines = lines_printer()
                     said.append(lines)
                     task_status.started()
-                    finals.append(await join_game(resume_args(log, "--resume-wait", "60"), printer=printer))
+                    finals.append(await join_game(resume_args(log, "--resume-wait", "60", listen=False),
+                                                  printer=printer))
 
                 await nursery.start(resume, logs[0])
                 await wait_until(lambda: any("nobody of this game is here yet" in t for t in said[0]))
@@ -206,6 +218,7 @@ async def test_two_returners_who_both_lost_their_old_ports_find_each_other_on_sp
     for lines in said:
         assert any("is taken here; listening on" in t and "spare ports" in t for t in lines), lines
     assert all(n.session.finished for n in finals)
+    assert [n.mesh.address[0] for n in finals] == ["127.0.0.1", "127.0.0.1"]
     heads = {verify_log(log, SpaceWalkRules())[0].head for log in logs}
     assert len(heads) == 1
 
