@@ -137,7 +137,10 @@ class InfoCommands:
         self.say(line, "" if ok else "fg:ansired")
 
     def history(self, arg: str) -> None:
-        n = int(arg) if arg.isascii() and arg.isdigit() else 20
+        if arg and not (arg.isascii() and arg.isdigit()):   # it showed the last 20 without a word
+            self.say(f"history takes a number of lines, e.g. history 50 ({arg!r} is not one)", "fg:ansired")
+            return
+        n = int(arg) if arg else 20
         lines = self.happened[-n:] if n else []
         self.say("\n".join(lines) if lines else "nothing has happened yet")
 

@@ -471,9 +471,10 @@ def test_board_sizes_and_history(pipe):
     driver = LocalGame(2, 0, seed=3)
     repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
     repl.catch_up()
-    for line in ("board full", "board compact", "board huge", "history 3", "history"):
+    for line in ("board full", "board compact", "board huge", "history 3", "history", "history abc"):
         repl.handle(line)
     text = said(repl)
+    assert "history takes a number of lines, e.g. history 50 ('abc' is not one)" in text
     lines = text.splitlines()
     assert sum(line.startswith("    A    B") for line in lines) == 2        # full: header and footer
     assert sum(line.startswith("   A    B") for line in lines) == 1         # compact: header only
