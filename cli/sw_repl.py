@@ -91,6 +91,7 @@ class SwRepl:
         self.output = output
         self.transcript: list[str] = []
         self._shown = ""
+        self.leaving = False   # asked "leave the game?" (networked only), waiting for the answer
         self.session = PromptSession(input=input, output=output, history=history or InMemoryHistory(),
                                      completer=SwCompleter(driver), complete_while_typing=False,
                                      bottom_toolbar=lambda: sw_render.due_text(self.driver.state()))
@@ -137,7 +138,9 @@ class SwRepl:
             except KeyboardInterrupt:   # as the main REPL: say how to leave (SPEC §48)
                 self.say(CTRL_C)
                 continue
-            except EOFError:
+            except EOFError:             # Ctrl-D: as quit (asks first in a networked game)
+                if not self.may_leave():
+                    continue
                 self.say("bye")
                 return 0
             if not self.handle(line):
@@ -156,15 +159,33 @@ class SwRepl:
         return FormattedText([(sw_render.STYLE[colour] + " bold", colour),
                               ("", f" ({self.driver.labels[event.seat]}): {event.action.text()}\n")])
 
+    def may_leave(self) -> bool:
+        """Whether the seat leaves now: at once against bots on this machine; in a networked
+        game (the driver can say how to come back) only when asked twice, because the others
+        cannot go on without this seat, as the main REPL does (SPEC §48.1, §31.2)."""
+        if self.leaving or not hasattr(self.driver, "resume_hint"):
+            return True
+        self.leaving = True
+        self.say("The others cannot go on without you until you come back. "
+                 "y or quit (or Ctrl-D): leave, else stay.")
+        return False
+
     def handle(self, line: str) -> bool:
         """Do what one typed line asks; False to leave. Never raises for bad input."""
         text = line.strip()
+        if self.leaving:                 # the answer to "leave the game?"
+            self.leaving = False
+            if text.lower() in ("y", "yes", "quit", "exit"):
+                return False
+            self.say("staying in the game")
+            if text.lower() in ("", "n", "no"):
+                return True
         if not text:
             return True
         word, _, rest = text.partition(" ")
         word = word.lower()
         if word in ("quit", "exit"):
-            return False
+            return not self.may_leave()
         if word == "help":
             self.help(rest.strip().lower())
         elif word == "board":

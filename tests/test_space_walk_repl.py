@@ -72,3 +72,23 @@ def test_ctrl_c_says_how_to_leave_as_in_the_main_repl():
     said = "\n".join(repl.transcript)
     assert CTRL_C in said and "quit or Ctrl-D leaves the game" in said and "left the game" in said
     assert said.index(CTRL_C) < said.index("left the game")
+
+
+def test_in_a_networked_game_quit_and_ctrl_d_ask_before_leaving():
+    """SPEC §48.1: with others waiting on this seat (a driver that can say how to come back),
+    quit asks first; n stays; Ctrl-D asks too, and a second Ctrl-D leaves. Locally it did
+    and does leave at once (the test above)."""
+    class Networked(SwLocalGame):
+        def resume_hint(self):
+            return "asv join --resume game.asvlog"
+
+    driver = Networked(2, 1, seed=3, bots=["random", None])
+    with create_pipe_input() as pipe:
+        pipe.send_text("quit\rn\r\x04\x04")
+        repl = SwRepl(driver, input=pipe, output=DummyOutput(), color=False, history=default_history(True))
+        assert repl.run() == 0
+    said = repl.transcript
+    asked = [i for i, line in enumerate(said) if "The others cannot go on without you" in line]
+    assert len(asked) == 2
+    assert "staying in the game" in said[asked[0] + 1]
+    assert said[-1] == "bye" and not driver.is_over()
