@@ -70,6 +70,17 @@ def resume_args(log: Path, *extra: str, listen: bool = True):
                                       "--log-dir", str(log.parent), *extra])
 
 
+def resumer(said: list, finals: list, *extra: str, listen: bool = True):
+    """A nursery task resuming a log with a bot: its printed lines go to `said`, its node,
+    once the game is over, to `finals`."""
+    async def resume(log, task_status=trio.TASK_STATUS_IGNORED):
+        printer, lines = lines_printer()
+        said.append(lines)
+        task_status.started()
+        finals.append(await join_game(resume_args(log, *extra, listen=listen), printer=printer))
+    return resume
+
+
 async def test_three_players_who_all_left_come_back_one_after_another_and_finish(tmp_path):
     with trio.fail_after(LIMIT):
         logs = await play_until_all_stop(tmp_path, 3, 40)
@@ -78,12 +89,7 @@ async def test_three_players_who_all_left_come_back_one_after_another_and_finish
         said: list[list[str]] = []
         finals = []
         async with trio.open_nursery() as nursery:
-            async def resume(log, task_status=trio.TASK_STATUS_IGNORED):
-                printer, lines = lines_printer()
-                said.append(lines)
-                task_status.started()
-                finals.append(await join_game(resume_args(log, "--resume-wait", "60"), printer=printer))
-
+            resume = resumer(said, finals, "--resume-wait", "60")
             await nursery.start(resume, logs[0])
             await wait_until(lambda: any("nobody of this game is here yet" in t for t in said[0]))
             await trio.sleep(0.3)
@@ -202,13 +208,7 @@ async def test_two_returners_who_both_lost_their_old_ports_find_each_other_on_sp
             said: list[list[str]] = []
             finals = []
             async with trio.open_nursery() as nursery:
-                async def resume(log, task_status=trio.TASK_STATUS_IGNORED):
-                    printer, lines = lines_printer()
-                    said.append(lines)
-                    task_status.started()
-                    finals.append(await join_game(resume_args(log, "--resume-wait", "60", listen=False),
-                                                  printer=printer))
-
+                resume = resumer(said, finals, "--resume-wait", "60", listen=False)
                 await nursery.start(resume, logs[0])
                 await wait_until(lambda: any("nobody of this game is here yet" in t for t in said[0]))
                 await nursery.start(resume, logs[1])
