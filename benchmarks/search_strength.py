@@ -17,7 +17,9 @@ benchmarks/results/search_strength_1s.jsonl holds the games played so far at 1 s
 `make strength` continues it (two nice'd processes, 4 and 2 players, then the totals;
 STRENGTH_OPPONENTS=random for the random line). A row names the commit it ran at and the digest of the
 engine and bots' source (p2p_asv/); games are skipped and totals kept apart by that digest, so
-a changed bot starts its count afresh while a commit that changes only tests or the CLI does not.
+a changed bot starts its count afresh while a commit that changes only tests or the CLI does not;
+SAME_CHOICES names the few changes that provably alter no choice at a player count, whose rows
+carry over.
 """
 from __future__ import annotations
 
@@ -102,6 +104,23 @@ def bot_digest() -> str:
     return digest.hexdigest()[:12]
 
 
+# Rows an earlier bot played that count for a later one: (later digest, players) -> earlier
+# digest, only where the change between them cannot alter any choice at that player count.
+# 901087eda640 weighs rivals by a soft maximum (SPEC §12.3); with one rival that is the rival's
+# value exactly, so at two players it chooses as 972f509d669d did (same iterations, same
+# simulated events: checked on a recorded two-player search game).
+SAME_CHOICES = {("901087eda640", 2): "972f509d669d"}
+
+
+def same_bot(row: dict) -> str:
+    """The digest a row counts for: its own, or the later bot's that chooses alike."""
+    bot = row.get("bot", "?")
+    for (later, players), earlier in SAME_CHOICES.items():
+        if bot == earlier and row.get("players") == players:
+            return later
+    return bot
+
+
 def budget_key(args) -> str:
     return f"{args.iterations}it" if args.iterations else f"{args.think:g}s-{args.clock}"
 
@@ -123,7 +142,7 @@ def report(rows: list[dict]) -> None:
     groups: dict[tuple, list[dict]] = {}
     errors: dict[tuple, int] = {}
     for row in rows:
-        key = (row["budget"], row["opponent"], row["players"], row.get("bot", "?"))
+        key = (row["budget"], row["opponent"], row["players"], same_bot(row))
         if "error" in row:
             errors[key] = errors.get(key, 0) + 1
         else:
@@ -136,6 +155,9 @@ def report(rows: list[dict]) -> None:
         margin = sum(g["margin"] for g in games) / len(games)
         cpu = sum(g["cpu_s"] for g in games) / len(games)
         commits = ",".join(sorted({g["commit"] for g in games}))
+        carried = sorted({g["bot"] for g in games} - {bot})
+        if carried:
+            commits += f" (rows of {', '.join(carried)}: same choices, SAME_CHOICES)"
         print(f"  {budget:>10} vs {players - 1} {opponent}: {wins:g}/{len(games)} wins = "
               f"{100 * wins / len(games):5.1f}% [{100 * low:5.1f}%, {100 * high:5.1f}%] "
               f"(fair share {100 / players:.0f}%), mean margin {margin:+.1f}, {cpu:.0f} CPU s/game; "
@@ -164,7 +186,7 @@ def main() -> None:
         return
     here, bot = commit(), bot_digest()
     done = {(r["budget"], r["opponent"], r["players"], r["seed"]) for r in read_ledger(args.ledger)
-            if "error" not in r and r.get("bot") == bot} \
+            if "error" not in r and same_bot(r) == bot} \
         if args.ledger else set()
     budget = f"{args.iterations} iterations" if args.iterations else f"{args.think:g} {args.clock} s"
     print(f"Search bot ({budget} a decision, horizon {args.horizon}, bot {bot}) vs other bots; "

@@ -1,0 +1,27 @@
+"""benchmarks/search_strength.py's ledger: a row counts for the bot digest that played it, or
+for a later one listed in SAME_CHOICES at that player count only (SPEC §12.3)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "search_strength.py"
+spec = importlib.util.spec_from_file_location("search_strength", SCRIPT)
+strength = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(strength)
+
+
+def test_rows_carry_over_only_at_the_listed_player_count():
+    (later, players), earlier = next(iter(strength.SAME_CHOICES.items()))
+    assert strength.same_bot({"bot": earlier, "players": players}) == later
+    assert strength.same_bot({"bot": earlier, "players": players + 2}) == earlier
+    assert strength.same_bot({"bot": "0123456789ab", "players": players}) == "0123456789ab"
+
+
+def test_the_report_counts_carried_rows_with_the_later_bot(capsys):
+    (later, players), earlier = next(iter(strength.SAME_CHOICES.items()))
+    row = {"budget": "1s-cpu", "opponent": "greedy", "players": players, "share": 1.0,
+           "margin": 5, "cpu_s": 1.0, "commit": "abc1234"}
+    strength.report([dict(row, bot=earlier, seed=1), dict(row, bot=later, seed=2, share=0.0)])
+    out = capsys.readouterr().out
+    assert "1/2 wins" in out and f"bot {later}" in out and earlier in out
