@@ -4,6 +4,7 @@ rotates with the game number; a shared win counts as a share. Prints figures; as
 
 Run: .venv/bin/python benchmarks/search_strength.py [--games 4] [--think 0.2]
          [--iterations N] [--players 4,2] [--opponents greedy,random] [--clock cpu|wall]
+         [--seed 1000] [--stride 1]
 The defaults are a quick look that `make bench` can afford; the issue's measure is
 `--games 200 --think 1.0` (hours of CPU: about 2.5 CPU-minutes a game).
 With --iterations the budget is a fixed number of iterations a decision (reproducible);
@@ -175,6 +176,9 @@ def main() -> None:
     parser.add_argument("--players", default="4,2")
     parser.add_argument("--opponents", default="greedy,random")
     parser.add_argument("--seed", type=int, default=1000, help="first game seed")
+    parser.add_argument("--stride", type=int, default=1,
+                        help="seeds seed, seed + stride, …: processes with seeds 1000 and 1001 and "
+                             "stride 2 share a line's games between them")
     parser.add_argument("--verbose", action="store_true", help="one line per game")
     parser.add_argument("--ledger", type=Path, help="append each game as a JSON line; skip games in it")
     parser.add_argument("--report", action="store_true", help="print the ledger's totals and play nothing")
@@ -195,17 +199,18 @@ def main() -> None:
         for players in [int(n) for n in args.players.split(",")]:
             wins, margin, start, played = 0.0, 0, time.perf_counter(), 0
             for g in range(args.games):
-                if (budget_key(args), opponent, players, args.seed + g) in done:
+                seed = args.seed + g * args.stride
+                if (budget_key(args), opponent, players, seed) in done:
                     continue
                 cpu_start = time.process_time()
                 try:
-                    share, scores, seat = play(players, args.seed + g, opponent, args)
+                    share, scores, seat = play(players, seed, opponent, args)
                 except Exception as exc:  # a bot bug: shown and kept in the ledger, not counted as a game
                     traceback.print_exc()
                     if args.ledger:
                         with args.ledger.open("a") as ledger:
                             ledger.write(json.dumps({"budget": budget_key(args), "opponent": opponent,
-                                                     "players": players, "seed": args.seed + g,
+                                                     "players": players, "seed": seed,
                                                      "error": repr(exc), "commit": here, "bot": bot}) + "\n")
                     continue
                 played += 1
@@ -214,14 +219,14 @@ def main() -> None:
                 margin += scores[seat] - max(others)
                 if args.ledger:
                     row = {"budget": budget_key(args), "opponent": opponent, "players": players,
-                           "seed": args.seed + g, "seat": seat, "scores": scores, "share": share,
+                           "seed": seed, "seat": seat, "scores": scores, "share": share,
                            "margin": scores[seat] - max(others), "horizon": args.horizon,
                            "cpu_s": round(time.process_time() - cpu_start, 1), "commit": here, "bot": bot}
                     with args.ledger.open("a") as ledger:
                         ledger.write(json.dumps(row, sort_keys=True) + "\n")
                 if args.verbose:  # a running tally, so an interrupted run still reports
                     low, high = wilson(wins, played)
-                    print(f"    game {g} (seed {args.seed + g}): seat {seat}, scores {scores}, "
+                    print(f"    game {g} (seed {seed}): seat {seat}, scores {scores}, "
                           f"win share {share:g}; so far {wins:g}/{played} [{100 * low:.0f}%, {100 * high:.0f}%]",
                           flush=True)
             if not played:
