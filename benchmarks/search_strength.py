@@ -15,7 +15,8 @@ for the wall clock, which a busy shared machine makes worth less).
 games already in it, so a long measurement can run in pieces, on several processes at once
 (each appends whole lines), and across days; --report prints the ledger's totals and plays nothing.
 benchmarks/results/search_strength_1s.jsonl holds the games played so far at 1 s a move;
-`make strength` continues it (two nice'd processes, 4 and 2 players, then the totals;
+`make strength` continues it (two nice'd processes on the even and the odd seeds, each playing the
+4-player line and then the 2-player one, then the totals;
 STRENGTH_OPPONENTS=random for the random line). A row names the commit it ran at and the digest of the
 engine and bots' source (p2p_asv/); games are skipped and totals kept apart by that digest, so
 a changed bot starts its count afresh while a commit that changes only tests or the CLI does not;
