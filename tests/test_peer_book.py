@@ -8,8 +8,11 @@ from types import SimpleNamespace
 import pytest
 import trio
 
+from cli.main import build_parser
+from cli.net_args import DEFAULT_LISTEN, listen_host
 from cli.net_peer import Printer, _noting, _reach
-from cli.peer_book import PeerBook, kept_entries, load_peer_keys, load_peers, own_port
+from cli.peer_book import (PeerBook, kept_entries, load_peer_keys, load_peers, own_listen, own_port,
+                           save_peers)
 from protocol.net import NotConnected
 from protocol.net.mesh.peers import PeerAddress
 
@@ -76,7 +79,6 @@ def test_a_resume_listens_on_its_old_port_else_its_first_free_spare_port(tmp_pat
     the seat's spare ports, the same list on every machine; --port P wins over both."""
     import socket
 
-    from cli.peer_book import save_peers
     from cli.regather import SPARE_RANGE, resume_port, spare_ports
 
     game, me = bytes(range(16)), "ABCD-EFGH-IJKL-MNOP"
@@ -101,9 +103,6 @@ def test_a_resume_listens_on_its_old_port_else_its_first_free_spare_port(tmp_pat
 def test_the_book_keeps_where_this_seat_listened_and_a_resume_listens_there_again(tmp_path):
     """SPEC §29.15: a seat that listened on 127.0.0.1 resumes on 127.0.0.1 unless --listen
     says otherwise; a book without the address (older) leaves the default, every interface."""
-    from cli.main import build_parser
-    from cli.net_args import DEFAULT_LISTEN, listen_host
-    from cli.peer_book import own_listen
     log = tmp_path / "game.asvlog"
     node = SimpleNamespace(log_path=log, me=b"a" * 32,
                            mesh=SimpleNamespace(known_peers=lambda: [], listen_port=41000,
