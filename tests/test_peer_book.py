@@ -3,6 +3,7 @@ the mesh when a peer comes back on a new port, and a resume that reaches nobody 
 go on."""
 from __future__ import annotations
 
+import socket
 from types import SimpleNamespace
 
 import pytest
@@ -13,6 +14,7 @@ from cli.net_args import DEFAULT_LISTEN, listen_host
 from cli.net_peer import Printer, _noting, _reach
 from cli.peer_book import (PeerBook, kept_entries, load_peer_keys, load_peers, own_listen, own_port,
                            save_peers)
+from cli.regather import SPARE_RANGE, resume_port, spare_ports
 from protocol.net import NotConnected
 from protocol.net.mesh.peers import PeerAddress
 
@@ -77,10 +79,6 @@ def test_a_resume_keeps_the_addresses_of_peers_it_has_not_met_again(tmp_path):
 def test_a_resume_listens_on_its_old_port_else_its_first_free_spare_port(tmp_path):
     """SPEC §29.15: the old port when free; else (taken, or never kept) the first free of
     the seat's spare ports, the same list on every machine; --port P wins over both."""
-    import socket
-
-    from cli.regather import SPARE_RANGE, resume_port, spare_ports
-
     game, me = bytes(range(16)), "ABCD-EFGH-IJKL-MNOP"
     spares = spare_ports(game, me)
     assert spares == spare_ports(game, me) and len(spares) == 4
