@@ -14,6 +14,7 @@ shared, and CPU time keeps the ratios meaningful when other work competes for it
 from __future__ import annotations
 
 import os
+import statistics
 import sys
 import time
 
@@ -145,7 +146,8 @@ def play(n: int):
 
 def cpu_units() -> dict[str, float]:
     """Unit costs in CPU µs: the primitives of benchmarks/crypto_primitives.py, each the
-    best of several batches timed with process_time."""
+    median of several batches timed with process_time (the median, not the best: the steps
+    it divides are long, and a best batch catches the machine at its fastest)."""
     x, p = g.random_scalar(), g.base_mul(g.random_scalar())
     sk = Ed25519PrivateKey.generate()
     pk, msg = sk.public_key(), os.urandom(200)
@@ -154,30 +156,35 @@ def cpu_units() -> dict[str, float]:
            "check": lambda: g.validate_point(p), "sig": lambda: pk.verify(sig, msg)}
     out = {}
     for name, fn in ops.items():
-        best = float("inf")
+        batches = []
         for _ in range(7):
             t0 = time.process_time()
             for _ in range(200):
                 fn()
-            best = min(best, time.process_time() - t0)
-        out[name] = best / 200 * 1e6
+            batches.append(time.process_time() - t0)
+        out[name] = statistics.median(batches) / 200 * 1e6
     return out
 
 
 def main() -> None:
     sp.remember_verified = False  # every replica pays its own proof checks, as on the network
-    unit = cpu_units()
     card_table(LABELS)  # the public table is built once per process, outside the steps
     ops = shuffle_proof_ops()
-    print(f"unit costs (µs): var {unit['var']:.1f}  base {unit['base']:.1f}  "
-          f"check {unit['check']:.1f}  sig-verify {unit['sig']:.1f}")
     print("shuffle proof of 108 cards, counted (var, base): "
           + "  ".join(f"{k} {v}" for k, v in ops.items()))
     print(f"{'players':>7} {'step':<14} {'ms':>9} {'floor ms':>9} {'ratio':>6}")
     for n in (2, 3, 4):
+        before = cpu_units()
         peers, spent = play(n)
         again = play(n)[1]                    # best of two games per step: the machine is shared
         spent = {k: min(v, again.get(k, v)) for k, v in spent.items()}
+        # The unit costs are measured just before and just after this player count's games and
+        # averaged: a CPU's speed drifts with the load on its sibling core, and a calibration
+        # taken once at the start made later ratios swing by half (SPEC §26.11).
+        after = cpu_units()
+        unit = {k: (before[k] + after[k]) / 2 for k in before}
+        print(f"{n:>7} unit costs (µs): var {unit['var']:.1f}  base {unit['base']:.1f}  "
+              f"check {unit['check']:.1f}  sig-verify {unit['sig']:.1f}")
         for step, (v, b, c, s) in floors(n, ops).items():
             floor = (v * unit["var"] + b * unit["base"] + c * unit["check"] + s * unit["sig"]) / 1e3
             ms = spent[step] * 1e3
