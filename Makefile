@@ -22,10 +22,10 @@ demo: $(STAMP)
 bench: $(STAMP)
 	for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
-# Issue 11's strength measure at 1 s a move (hours of CPU): two low-priority processes, one on
-# the even seeds and one on the odd, each playing its half of the 4-player line and then of the
-# 2-player one, so both cores stay busy to the end; the ledger skips games this bot already
-# played, so it can be stopped and run again. STRENGTH_THINK=0.2 measures the 0.2 s lines
+# Issue 11's strength measure at 1 s a move (hours of CPU): two low-priority processes, one a
+# core, share the games of the 4-player line and then of the 2-player one, each claiming its
+# next game beside the ledger, so both cores stay busy to the end; the ledger skips games this
+# bot already played, so it can be stopped and run again. STRENGTH_THINK=0.2 measures the 0.2 s lines
 # the same way, in a ledger of their own (benchmarks/results/search_strength_0.2s.jsonl).
 STRENGTH_THINK ?= 1.0
 STRENGTH_LEDGER ?= benchmarks/results/search_strength_$(STRENGTH_THINK:1.0=1)s.jsonl
@@ -33,9 +33,9 @@ STRENGTH_OPPONENTS ?= greedy
 STRENGTH_GAMES ?= 200
 STRENGTH_PLAYERS ?= 4,2
 strength: $(STAMP)
-	trap "kill 0" INT TERM; for half in 0 1; do \
+	trap "kill 0" INT TERM; for core in 1 2; do \
 	  nice -n 19 $(BIN)/python benchmarks/search_strength.py --players $(STRENGTH_PLAYERS) --think $(STRENGTH_THINK) \
-	    --seed $$((1000 + half)) --stride 2 --games $$(( ($(STRENGTH_GAMES) + 1 - half) / 2 )) \
+	    --seed 1000 --games $(STRENGTH_GAMES) \
 	    --opponents $(STRENGTH_OPPONENTS) --ledger $(STRENGTH_LEDGER) --verbose & \
 	done; wait
 	$(BIN)/python benchmarks/search_strength.py --ledger $(STRENGTH_LEDGER) --report

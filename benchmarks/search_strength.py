@@ -12,10 +12,12 @@ otherwise --think seconds a decision, of this process's CPU time by default (--c
 for the wall clock, which a busy shared machine makes worth less).
 
 --ledger FILE appends one JSON line per finished game (with the commit it ran at) and skips
-games already in it, so a long measurement can run in pieces, on several processes at once
-(each appends whole lines), and across days; --report prints the ledger's totals and plays nothing.
+games already in it, so a long measurement can run in pieces, on several processes at once,
+and across days; --report prints the ledger's totals and plays nothing. Processes sharing a
+ledger take its games one at a time (each claims the next unplayed game in FILE.claims, under
+a file lock), so they all stay busy to the end and none plays a game twice.
 benchmarks/results/search_strength_1s.jsonl holds the games played so far at 1 s a move;
-`make strength` continues it (two nice'd processes on the even and the odd seeds, each playing the
+`make strength` continues it (two nice'd processes sharing the games, each playing the
 4-player line and then the 2-player one, then the totals;
 STRENGTH_OPPONENTS=random for the random line). A row names the commit it ran at and the digest of the
 engine and bots' source (p2p_asv/); games are skipped and totals kept apart by that digest, so
@@ -26,9 +28,11 @@ carry over.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -140,6 +144,39 @@ def read_ledger(path: Path) -> list[dict]:
     return rows
 
 
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def claim(ledger: Path, game: tuple, bot: str) -> bool:
+    """Take GAME (budget, opponent, players, seed) for this process, so that processes sharing
+    a ledger share its games one at a time and none is played twice. Under an exclusive lock
+    on `<ledger>.claims` (one JSON line per claim: the game, the bot, the claimer's pid): False
+    when the ledger already holds the game for BOT or a live process claimed it; else the claim
+    is written and True. A claim whose process is gone (killed mid-game) is taken over."""
+    with open(ledger.with_name(ledger.name + ".claims"), "a+") as claims:
+        fcntl.flock(claims, fcntl.LOCK_EX)  # released when the file closes
+        if any(tuple(r[k] for k in ("budget", "opponent", "players", "seed")) == game
+               and "error" not in r and same_bot(r) == bot for r in read_ledger(ledger)):
+            return False
+        claims.seek(0)
+        for line in claims:
+            try:
+                entry = json.loads(line)
+                if tuple(entry["game"]) == game and entry["bot"] == bot and alive(entry["pid"]):
+                    return False
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut short by a killed process
+        claims.write(json.dumps({"game": list(game), "bot": bot, "pid": os.getpid()}) + "\n")
+        return True
+
+
 def report(rows: list[dict]) -> None:
     groups: dict[tuple, list[dict]] = {}
     errors: dict[tuple, int] = {}
@@ -201,7 +238,8 @@ def main() -> None:
             wins, margin, start, played = 0.0, 0, time.perf_counter(), 0
             for g in range(args.games):
                 seed = args.seed + g * args.stride
-                if (budget_key(args), opponent, players, seed) in done:
+                game = (budget_key(args), opponent, players, seed)
+                if game in done or (args.ledger and not claim(args.ledger, game, bot)):
                     continue
                 cpu_start = time.process_time()
                 try:
