@@ -25,8 +25,8 @@ bench: $(STAMP)
 # Issue 11's strength measure at 1 s a move (hours of CPU): two low-priority processes, one a
 # core, share the games of the 4-player line and then of the 2-player one, each claiming its
 # next game beside the ledger, so both cores stay busy to the end; the ledger skips games this
-# bot already played, so it can be stopped and run again. STRENGTH_THINK=0.2 measures the 0.2 s lines
-# the same way, in a ledger of their own (benchmarks/results/search_strength_0.2s.jsonl).
+# bot already played, so it can be stopped and run again. STRENGTH_THINK=0.2 measures the
+# 0.2 s lines the same way, in a ledger of their own (benchmarks/results/search_strength_0.2s.jsonl).
 STRENGTH_THINK ?= 1.0
 STRENGTH_LEDGER ?= benchmarks/results/search_strength_$(STRENGTH_THINK:1.0=1)s.jsonl
 STRENGTH_OPPONENTS ?= greedy

@@ -179,8 +179,9 @@ def main() -> None:
         again = play(n)[1]                    # best of two games per step: the machine is shared
         spent = {k: min(v, again.get(k, v)) for k, v in spent.items()}
         # The unit costs are measured just before and just after this player count's games and
-        # averaged: a CPU's speed drifts with the load on its sibling core, and a calibration
-        # taken once at the start made later ratios swing by half (SPEC §26.11).
+        # averaged: what a CPU second buys drifts with the other work on the machine (the same
+        # code measured 125 and 176 µs a var mult on one day), and a calibration taken once at
+        # the start made later ratios swing by half (SPEC §26.11).
         after = cpu_units()
         unit = {k: (before[k] + after[k]) / 2 for k in before}
         print(f"{n:>7} unit costs (µs): var {unit['var']:.1f}  base {unit['base']:.1f}  "

@@ -15,7 +15,8 @@ for the wall clock, which a busy shared machine makes worth less).
 games already in it, so a long measurement can run in pieces, on several processes at once,
 and across days; --report prints the ledger's totals and plays nothing. Processes sharing a
 ledger take its games one at a time (each claims the next unplayed game in FILE.claims, under
-a file lock), so they all stay busy to the end and none plays a game twice.
+a file lock), so they all stay busy to the end and none plays a game twice; FILE.claims may be
+deleted whenever no measure runs (a claim only matters while its process lives).
 benchmarks/results/search_strength_1s.jsonl holds the games played so far at 1 s a move;
 `make strength` continues it (two nice'd processes sharing the games, each playing the
 4-player line and then the 2-player one, then the totals;
