@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench strength clean
+.PHONY: test check demo bench strength clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,11 @@ $(STAMP): pyproject.toml
 # the suite in two pytest processes side by side, one a core (tests/run_parts.py)
 test: $(STAMP)
 	$(BIN)/python tests/run_parts.py
+
+# the fast lane: everything but the end-to-end tests (marker e2e: asv processes, whole
+# networked games), in two parts the same way; about a minute (SPEC §35.4)
+check: $(STAMP)
+	$(BIN)/python tests/run_parts.py -m "not e2e"
 
 demo: $(STAMP)
 	$(BIN)/asv demo --players 4

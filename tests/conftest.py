@@ -53,11 +53,14 @@ def pytest_addoption(parser):
                      help="run only part I of N of the suite (whole files, balanced by their usual time)")
 
 
-def part_of_files(files: dict[str, int], parts: int) -> dict[str, int]:
-    """Each file's part (0-based): `files` maps a file's name to its number of tests."""
+def part_of_files(files: dict[str, int], parts: int, collected: dict[str, int] | None = None) -> dict[str, int]:
+    """Each file's part (0-based): `files` maps a file's name to its number of tests to run,
+    `collected` to its number before filtering (the same when not given)."""
     load = [0.0] * parts
     owner = {}
-    weight = {name: FILE_SECONDS.get(name, PER_TEST * count) for name, count in files.items()}
+    collected = collected or files
+    weight = {name: FILE_SECONDS[name] * count / collected[name] if name in FILE_SECONDS else PER_TEST * count
+              for name, count in files.items()}
     for name in sorted(files, key=lambda n: (-weight[n], n)):
         part = min(range(parts), key=lambda p: (load[p], p))
         owner[name] = part
@@ -65,19 +68,27 @@ def part_of_files(files: dict[str, int], parts: int) -> dict[str, int]:
     return owner
 
 
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
+    """Split after every other filter (`-m "not e2e"`, `-k`) has run, so the parts share
+    what is left; a file's weight is scaled by the share of its tests left to run."""
+    collected: dict[str, int] = {}
+    for item in items:
+        collected[item.path.name] = collected.get(item.path.name, 0) + 1
+    outcome = yield
     part = config.getoption("--part")
     if not part:
-        return
+        return outcome
     index, parts = (int(x) for x in part.split("/"))
     if not 1 <= index <= parts:
         raise pytest.UsageError(f"--part {part}: want I/N with 1 <= I <= N")
     counts: dict[str, int] = {}
     for item in items:
         counts[item.path.name] = counts.get(item.path.name, 0) + 1
-    owner = part_of_files(counts, parts)
+    owner = part_of_files(counts, parts, {name: collected[name] for name in counts})
     keep = [item for item in items if owner[item.path.name] == index - 1]
     other = [item for item in items if owner[item.path.name] != index - 1]
     if other:
         config.hook.pytest_deselected(items=other)
     items[:] = keep
+    return outcome

@@ -6,9 +6,13 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
 import trio
 
 from net_helpers import Runner, bot_node, wait_until
+
+# whole networked games in which seats leave: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
 
 LIMIT = 90
 

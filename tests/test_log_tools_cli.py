@@ -110,6 +110,7 @@ def test_zero_tiles_per_turn_is_refused(capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("argv", [["log", "show"], ["log", "export"], ["replay"]])
 def test_log_tools_end_quietly_when_the_reader_closes_the_pipe(log, argv):
     """`asv log show LOG | head -1`: no BrokenPipeError traceback (SPEC §27.7)."""

@@ -17,6 +17,9 @@ from cli.asv_adapter import AsvRules
 from log_helpers import verify_logs
 from test_repl import ScriptedRepl, plain_turn_line, window_line
 
+# asv processes playing over TCP: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -18,6 +18,9 @@ from protocol.log import scan_log, secrets_path
 from protocol.node import ResumeError, restore_peer
 from protocol.session import verify_log
 
+# whole games between peers over TCP: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
+
 GAME_LIMIT = 300       # seconds for one bot game in one process: a hang guard (a 4-peer game takes about
                        # 30 s on an idle 2-core machine, over 120 s when six test runs share it)
 

@@ -27,6 +27,9 @@ from protocol.net.mesh.peers import MAX_ADVERTISED
 from protocol.node import NotInRoster
 from protocol.session import verify_log
 
+# peers and asv processes over TCP, waiting out real timeouts: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[1]
 GAME = bytes(range(16))
 IDS = [Identity.from_seed(bytes([i]) * 32, f"p{i}") for i in range(1, 4)]

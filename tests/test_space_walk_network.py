@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from types import SimpleNamespace
 
+import pytest
 import trio
 
 from cli.games import GAMES, game_of_log
@@ -15,6 +16,9 @@ from net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 from protocol.session import verify_log
+
+# Space Walk between peers over TCP and between processes: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
 
 GAME_LIMIT = 90
 
