@@ -207,7 +207,7 @@ async def test_two_peers_killed_near_the_end_and_resumed_end_at_one_head(tmp_pat
 
     import trio
 
-    from net_helpers import Runner, wait_until
+    from tests.net_helpers import Runner, wait_until
     from protocol.node import restore_peer
 
     game = os.urandom(16)

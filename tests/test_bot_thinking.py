@@ -11,7 +11,7 @@ import pytest
 import trio
 
 from cli.asv_adapter import AsvRules
-from net_helpers import Runner, bot_node, wait_until
+from tests.net_helpers import Runner, bot_node, wait_until
 from p2p_asv.search import SearchBot
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions

@@ -140,7 +140,7 @@ def test_a_log_of_rules_this_asv_does_not_know_cannot_be_checked_and_is_not_inva
     names them) is exit 3, 'cannot check', never INVALID (1, the code of a tampered log);
     `asv join --resume` of it says why instead of failing at seq 0."""
     from cli.asv_adapter import AsvRules
-    from session_helpers import make_peers, step
+    from tests.session_helpers import make_peers, step
 
     class OlderRules(AsvRules):
         name = "amazing-space-venture/0"

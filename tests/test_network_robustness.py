@@ -17,8 +17,8 @@ import pytest
 import trio
 
 from cli.asv_adapter import AsvRules
-from log_helpers import verify_logs
-from net_helpers import Runner, bot_node, wait_until
+from tests.log_helpers import verify_logs
+from tests.net_helpers import Runner, bot_node, wait_until
 from protocol import codec
 from protocol.net import DIALER, ConnectionClosed, Flooding, FramedStream, MalformedFrame, handshake
 from protocol.crypto import Identity

@@ -11,7 +11,7 @@ import trio
 
 from cli.names_seen import MAX_KEPT, name_seen, remember
 from cli.peer_names import namer, remembering, seat_name
-from net_helpers import Runner, wait_until
+from tests.net_helpers import Runner, wait_until
 from protocol.crypto import Identity, fingerprint
 from protocol.node import Node, NodeOptions
 from tests.session_helpers import craft, make_peers, run_until, writer

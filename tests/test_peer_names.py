@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from cli.asv_adapter import AsvRules
 from cli.peer_names import abort_line, seat_name
 from cli.repl_live import NoteWriter
-from net_helpers import bot_node
+from tests.net_helpers import bot_node
 from protocol.crypto import Identity, fingerprint
 from protocol.net import ConnectionClosed, PeerRefused, PeerTimeout, SendQueueFull, plain_reason
 

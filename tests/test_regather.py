@@ -15,7 +15,7 @@ from cli.net_peer import Invite, Printer, host_game, join_game
 from cli.peer_book import own_port
 from cli.regather import NobodyBack
 from cli.sw_adapter import SpaceWalkRules
-from net_helpers import wait_until
+from tests.net_helpers import wait_until
 from protocol.session import verify_log
 
 # players who left finding each other again over TCP: end to end, so `make check` leaves it out (SPEC §35.4)

@@ -12,7 +12,7 @@ from cli.games import GAMES, game_of_log
 from cli.main import main
 from cli.net_peer import game_chooser, scoreboard
 from cli.sw_adapter import SpaceWalkRules, bot_agent
-from net_helpers import Runner, wait_until
+from tests.net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 from protocol.session import verify_log
@@ -79,7 +79,7 @@ def test_the_repl_seat_plays_space_walk_over_the_network(tmp_path):
 
     from cli.main import build_parser
     from cli.net_driver import play_networked
-    from test_space_walk_repl import ScriptedSwRepl
+    from tests.test_space_walk_repl import ScriptedSwRepl
 
     args = build_parser().parse_args(["host", "--listen", "127.0.0.1", "--game", "space-walk", "--seats", "2", "--bots", "1",
                                       "--bot-kind", "random", "--name", "alice", "--log-dir", str(tmp_path)])

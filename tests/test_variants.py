@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers_engine import DISCARD, MOVE, REFILL, Game, RiggedDealer
+from tests.helpers_engine import DISCARD, MOVE, REFILL, Game, RiggedDealer
 from p2p_asv import actions as A
 from p2p_asv.endgame import finish_game, result
 from p2p_asv.engine import apply
