@@ -44,6 +44,8 @@ FILE_SECONDS = {
     "test_repl_live.py": 8, "test_variants.py": 8, "test_regather.py": 8, "test_layers.py": 7,
     "test_search_bot.py": 6, "test_protocol_audit.py": 6, "test_bot_thinking.py": 6,
     "test_shuffle_proof.py": 5, "test_board.py": 5, "test_evidence.py": 3, "test_mental_poker.py": 3,
+    # tests/conformance/ (file names there are distinct from tests/')
+    "test_play.py": 16, "test_determinism.py": 8, "test_logged_game.py": 4,
 }
 PER_TEST = 0.1
 
