@@ -11,7 +11,6 @@ import trio
 from cli.asv_adapter import AsvRules
 from tests.log_helpers import verify_logs
 from tests.net_helpers import Runner, bot_node, open_game, wait_until
-from protocol import codec
 from protocol.net import FramedStream, Mesh, PeerRefused
 from protocol.crypto import Identity
 from protocol.log import scan_log, secrets_path

@@ -12,7 +12,6 @@ from p2p_asv.selfplay import play_game
 from p2p_asv.setup import new_game
 from p2p_asv.state import Discovery, PlanetRecord
 from p2p_asv.variants import Variants
-from p2p_asv.view import PlayerView
 
 HOME, EAST = (3, 3), (4, 3)
 
