@@ -19,7 +19,9 @@ from protocol.crypto.dice.errors import (
     WrongRoll,
 )
 from protocol.crypto.dice.ledger import DiceLedger, RollRecord
-from protocol.crypto.dice.roll import Opening, faces, opening_order, roll, roll_dice, roll_digest
+from protocol.crypto.dice.roll import (
+    Opening, face_words, faces, faces_from_words, opening_order, roll, roll_dice, roll_digest,
+)
 
 __all__ = [
     "CHAIN_KIND", "OPEN_KIND", "chain_body", "open_body", "parse_chain_body", "parse_open_body",
@@ -28,5 +30,6 @@ __all__ = [
     "DiceError", "BadDiceBody", "BadChainCommit", "WrongLink", "WrongRoll", "AlreadyOpened",
     "OpeningTooEarly", "SeatNotActive",
     "DiceLedger", "RollRecord",
-    "Opening", "faces", "opening_order", "roll", "roll_dice", "roll_digest",
+    "Opening", "face_words", "faces", "faces_from_words", "opening_order", "roll", "roll_dice",
+    "roll_digest",
 ]

@@ -8,15 +8,16 @@ uniform whenever one contributing link was secret until it was opened.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from protocol.crypto.dice.chain import LINK_BYTES
 from protocol.crypto.group import lp
 
 __all__ = [
-    "ROLL_TAG", "FACE_TAG", "MAX_SIDES", "MAX_DICE", "Opening", "roll_digest", "faces", "roll",
-    "roll_dice", "opening_order",
+    "ROLL_TAG", "FACE_TAG", "MAX_SIDES", "MAX_DICE", "Opening", "roll_digest", "face_words",
+    "faces_from_words", "faces", "roll", "roll_dice", "opening_order",
 ]
 
 ROLL_TAG = b"p2p-asv/dice/roll/v1"
@@ -57,26 +58,35 @@ def roll_digest(game: bytes, index: int, openings: Iterable[Opening]) -> bytes:
                              len(parts).to_bytes(4, "big"), *parts)).digest()
 
 
-def faces(digest: bytes, sides: int, count: int = 1) -> tuple[int, ...]:
-    """`count` faces in 1 … sides from a roll digest. Block j of the stream is
-    SHA-256(lp(FACE_TAG, digest, u32be(j))); it is read as u64be words; a word below
-    limit = 2^64 - (2^64 mod sides) gives the face 1 + word mod sides, a word at or above
-    it is skipped (so no face is favoured; a skip happens with probability < sides / 2^64)."""
+def face_words(digest: bytes) -> Iterator[int]:
+    """The u64be words of the face stream: block j = SHA-256(lp(FACE_TAG, digest, u32be(j)))."""
+    for block in itertools.count():
+        data = hashlib.sha256(lp(FACE_TAG, digest, block.to_bytes(4, "big"))).digest()
+        for k in range(0, len(data), 8):
+            yield int.from_bytes(data[k:k + 8], "big")
+
+
+def faces_from_words(words: Iterable[int], sides: int, count: int) -> tuple[int, ...]:
+    """A word below limit = 2^64 - (2^64 mod sides) gives the face 1 + word mod sides; a
+    word at or above it is skipped, so no face is favoured."""
     if not 2 <= sides <= MAX_SIDES or not 1 <= count <= MAX_DICE:
         raise ValueError(f"a roll is 1 to {MAX_DICE} dice of 2 to {MAX_SIDES} sides")
     limit = _WORD - (_WORD % sides)
     out: list[int] = []
-    block = 0
-    while len(out) < count:
-        data = hashlib.sha256(lp(FACE_TAG, digest, block.to_bytes(4, "big"))).digest()
-        block += 1
-        for k in range(0, len(data), 8):
-            word = int.from_bytes(data[k:k + 8], "big")
-            if word < limit:
-                out.append(1 + word % sides)
-                if len(out) == count:
-                    break
+    for word in words:
+        if word < limit:
+            out.append(1 + word % sides)
+            if len(out) == count:
+                break
+    if len(out) < count:
+        raise ValueError("the word stream ran out")
     return tuple(out)
+
+
+def faces(digest: bytes, sides: int, count: int = 1) -> tuple[int, ...]:
+    """`count` faces in 1 … sides from a roll digest, read from its face stream (a skip
+    happens with probability below sides / 2^64, so almost always the first words)."""
+    return faces_from_words(face_words(digest), sides, count)
 
 
 def roll_dice(game: bytes, index: int, openings: Iterable[Opening], sides: int,
