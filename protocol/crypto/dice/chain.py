@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from functools import cached_property
 
 from protocol.crypto.group import lp
 
@@ -50,6 +51,11 @@ class ChainContext:
         if not 0 <= self.seat < MAX_SEATS or not 0 <= self.gen < (1 << 32):
             raise ValueError("seat or generation out of range")
 
+    @cached_property
+    def step_prefix(self) -> bytes:
+        """The parts every step of this chain shares: lp(LINK_TAG, game, u32be(seat), u32be(gen))."""
+        return lp(LINK_TAG, self.game, _u32(self.seat), _u32(self.gen))
+
 
 def _last_link(ctx: ChainContext, seed: bytes, length: int) -> bytes:
     return hashlib.sha256(lp(SEED_TAG, ctx.game, _u32(ctx.seat), _u32(ctx.gen), _u32(length), seed)).digest()
@@ -58,7 +64,8 @@ def _last_link(ctx: ChainContext, seed: bytes, length: int) -> bytes:
 def step(ctx: ChainContext, position: int, link: bytes) -> bytes:
     """Link `position - 1` from link `position`:
     SHA-256(lp(LINK_TAG, game, u32be(seat), u32be(gen), u32be(position), link))."""
-    return hashlib.sha256(lp(LINK_TAG, ctx.game, _u32(ctx.seat), _u32(ctx.gen), _u32(position), link)).digest()
+    # lp is a plain concatenation of parts, so the shared prefix is computed once per chain
+    return hashlib.sha256(ctx.step_prefix + lp(_u32(position), link)).digest()
 
 
 def commit_chain(seed: bytes, length: int, ctx: ChainContext) -> tuple[bytes, tuple[bytes, ...]]:

@@ -40,6 +40,7 @@ class _Seat:
     length: int = 0
     opened: int = 0               # links of the current chain opened so far
     prev: bytes = b""             # the head, then the last opened link
+    ctx: ChainContext | None = None
     heads: list[bytes] = field(default_factory=list)
 
     @property
@@ -110,6 +111,7 @@ class DiceLedger:
         if not isinstance(commit.head, bytes) or len(commit.head) != LINK_BYTES:
             raise BadChainCommit(seat, f"a chain head is {LINK_BYTES} bytes")
         st.gen, st.length, st.opened, st.prev = commit.gen, commit.length, 0, commit.head
+        st.ctx = ChainContext(self.game, seat, commit.gen)
         st.heads.append(commit.head)
 
     # --- openings ----------------------------------------------------------------------
@@ -129,7 +131,8 @@ class DiceLedger:
         if waiting:
             raise OpeningTooEarly(seat, waiting)
         position = st.opened + 1
-        if not check_link(ChainContext(self.game, seat, st.gen), st.prev, link, position):
+        assert st.ctx is not None   # a seat with an unopened link has a chain
+        if not check_link(st.ctx, st.prev, link, position):
             raise WrongLink(seat, f"link {position} of chain {st.gen} does not check for roll {roll}",
                             roll=roll, position=position)
         self._attempt[seat] = Opening(seat, st.gen, position, link)
