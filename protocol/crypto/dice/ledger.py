@@ -24,7 +24,7 @@ __all__ = ["DiceLedger", "RollRecord"]
 @dataclass(frozen=True)
 class RollRecord:
     """A finished roll: its index, digest, the openings it was drawn from (seat order) and
-    the openings voided by forfeits while it was open (in the order they were made)."""
+    the openings voided by forfeits while it was open (by seat, forfeit after forfeit)."""
     index: int
     digest: bytes
     openings: tuple[Opening, ...]
