@@ -6,6 +6,7 @@ seat at fault. Game-agnostic; rests on protocol's base and crypto.group only.
     roll      the roll digest and its faces (§33.3-§33.4), the opening order (§33.5)
     ledger    every seat's chain state, openings, forfeits (§33.5)
     bodies    the `dice-chain` and `dice-open` event bodies (§33.6)
+    seat      a seat's own chains, secrets and the bodies it owes (§33.6, §33.8)
     errors    DiceError and its kinds (§33.7)
 """
 from protocol.crypto.dice.bodies import (
@@ -22,6 +23,7 @@ from protocol.crypto.dice.ledger import DiceLedger, RollRecord
 from protocol.crypto.dice.roll import (
     Opening, face_words, faces, faces_from_words, opening_order, roll, roll_dice, roll_digest,
 )
+from protocol.crypto.dice.seat import DEFAULT_CHAIN_LENGTH, DiceSeat
 
 __all__ = [
     "CHAIN_KIND", "OPEN_KIND", "chain_body", "open_body", "parse_chain_body", "parse_open_body",
@@ -29,7 +31,7 @@ __all__ = [
     "fresh_seed", "step",
     "DiceError", "BadDiceBody", "BadChainCommit", "WrongLink", "WrongRoll", "AlreadyOpened",
     "OpeningTooEarly", "SeatNotActive",
-    "DiceLedger", "RollRecord",
+    "DiceLedger", "RollRecord", "DiceSeat", "DEFAULT_CHAIN_LENGTH",
     "Opening", "face_words", "faces", "faces_from_words", "opening_order", "roll", "roll_dice",
     "roll_digest",
 ]
