@@ -6,6 +6,7 @@ import struct
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from protocol.crypto import dice as d
 from protocol.errors import ProtocolError
@@ -430,3 +431,68 @@ def test_bodies_round_trip_and_are_checked_strictly():
             d.parse_open_body(1, body)
         assert e.value.seat == 1
     assert d.CHAIN_KIND == "dice-chain" and d.OPEN_KIND == "dice-open"
+
+
+# --- any script of rolls, chain ends and forfeits ------------------------------------------
+
+
+@st.composite
+def scripts(draw):
+    seats = draw(st.integers(2, 4))
+    length = draw(st.integers(1, 3))
+    rolls = draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4)), min_size=1, max_size=12))
+    return seats, length, rolls
+
+
+def play(seats: int, length: int, script) -> tuple[d.DiceLedger, list]:
+    """Run a script on a ledger: each step is (roller, after how many openings to forfeit
+    the seat due next); returns the ledger and the list of operations done, to replay."""
+    ledger = d.DiceLedger(GAME, seats)
+    held: dict[tuple[int, int], d.SecretChain] = {}
+    ops: list = []
+    for roller, cut in script:
+        done = 0
+        while True:
+            for s in ledger.needs_chain():
+                gen = ledger.generation(s) + 1
+                held[s, gen] = d.SecretChain(seed(s, gen % 256), length, d.ChainContext(GAME, s, gen))
+                ledger.add_chain(s, held[s, gen].commitment())
+                ops.append(("chain", s, held[s, gen].commitment()))
+            order = d.opening_order(ledger.pending(), roller if roller in ledger.pending() else None)
+            if len(ledger.active) > 1 and done == cut and order:
+                ledger.forfeit(order[0])
+                ops.append(("forfeit", order[0]))
+                done += 1
+                continue
+            s = order[0]
+            chain = held[s, ledger.generation(s)]
+            link = chain.link(chain.length - ledger.remaining(s) + 1)
+            ops.append(("open", s, ledger.roll_index, link))
+            done += 1
+            if ledger.open(s, ledger.roll_index, link) is not None:
+                break
+    return ledger, ops
+
+
+@settings(max_examples=60)
+@given(scripts())
+def test_any_script_uses_every_link_once_and_replays_to_the_same_rolls(script):
+    seats, length, steps = script
+    ledger, ops = play(seats, length, steps)
+    assert [r.index for r in ledger.rolls] == list(range(len(steps)))
+    used = [(o.seat, o.gen, o.position) for r in ledger.rolls for o in (*r.voided, *r.openings)]
+    assert len(used) == len(set(used))                       # no link serves twice
+    for r in ledger.rolls:
+        assert r.digest == d.roll_digest(GAME, r.index, r.openings)
+        # a redraw is made of links opened after every voided one of its seat
+        for o in r.openings:
+            assert all(v.gen < o.gen or v.position < o.position for v in r.voided if v.seat == o.seat)
+    replica = d.DiceLedger(GAME, seats)
+    for op in ops:
+        if op[0] == "chain":
+            replica.add_chain(op[1], op[2])
+        elif op[0] == "forfeit":
+            replica.forfeit(op[1])
+        else:
+            replica.open(*op[1:])
+    assert replica.snapshot() == ledger.snapshot()
