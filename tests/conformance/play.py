@@ -86,7 +86,7 @@ class Game:
 
 def checked(event: int, first: int, every: int) -> bool:
     """Which events are checked: all of the first `first`, then every `every`-th, so a long
-    game costs little more than a short one and the end of every game is still looked at."""
+    game costs not much more than a short one and is still looked at all the way through."""
     return event < first or event % every == 0
 
 
