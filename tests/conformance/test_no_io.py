@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from protocol.session import CHANCE
 from tests.conformance.cases import KITS
 from tests.import_helpers import import_roots, package_modules
 
@@ -36,7 +37,10 @@ def test_actions_and_state_come_from_the_engine(kit):
     """The engine package checked above is the one that plays: state, actions and errors."""
     package = engine_package(kit)
     state = kit.new_state(kit.min_players, {})
-    seat = kit.to_move(state)
-    action = kit.legal_actions(state, kit.new_view(seat))[0] if seat >= 0 else None
-    assert action is None or type(action).__module__.split(".")[0] == package
+    views = [kit.new_view(s) for s in range(kit.min_players)]
+    dealer = kit.dealer(1)
+    while kit.to_move(state) == CHANCE:          # the opening deals, if the game has chance
+        kit.apply(state, CHANCE, dealer.outcome(state, views))
+    action = kit.legal_actions(state, views[kit.to_move(state)])[0]
+    assert type(action).__module__.split(".")[0] == package
     assert all(error.__module__.split(".")[0] == package for error in kit.engine_errors)
