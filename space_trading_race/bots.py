@@ -8,7 +8,7 @@ from .board import AMALTHEA, EARTH, SPACES, STATION_SPACES
 from .deeds import DEEDS, GROUP_DEEDS, rent
 from .engine import due, legal_actions
 from .lasers import ships_at
-from .missions import FORCE_FIELD
+from .missions import FORCE_FIELD, completed
 from .seeded import SeededRandom
 from .state import BANK, State
 from .view import PlayerView
@@ -17,7 +17,7 @@ from .view import PlayerView
 _MISSION_GROUPS = {"red-planet": ("mars",), "fuel-baron": ("docks",), "jovian-court": ("jupiter",),
                    "ring-lord": ("saturn",), "sky-father": ("uranus",), "sea-king": ("neptune",),
                    "frontier": ("pluto",), "inner-circuit": ("mercury", "venus"), "gas-giants": ("jupiter", "saturn")}
-RESERVE = 150          # Federons the greedy bot keeps back when buying
+RESERVE = 300          # Federons the greedy bot keeps back when buying
 TOKEN_WORTH = 120
 
 
@@ -31,15 +31,32 @@ class RandomBot:
         return self.rng.choice(legal_actions(state, view))
 
 
+MISSION_BONUS = 300
+
+
+def mission_bonus(state: State, seat: int, deed: int, mission: str | None) -> int:
+    """How much the seat's mission wants this deed (SPEC §57.5)."""
+    d = DEEDS[deed]
+    if d.group in _MISSION_GROUPS.get(mission or "", ()):
+        return MISSION_BONUS
+    if mission == "moon-walker" and d.kind == "moon" or mission == "planet-hopper" and d.kind == "planet":
+        return MISSION_BONUS
+    if mission == "grand-tour" and d.kind != "dock" and state.owner[deed] != seat \
+            and state.count_in_group(seat, d.group) == 0:
+        return MISSION_BONUS
+    if mission in ("tycoon", "land-baron", "outlast"):
+        return MISSION_BONUS // 2
+    return 0
+
+
 def deed_worth(state: State, seat: int, deed: int, mission: str | None, owner_count: int | None = None) -> int:
     """What a deed is worth to `seat`: its price plus the rent it would earn, rising with the
-    number of its group the seat holds, plus a bonus when its mission wants the group."""
+    number of its group the seat holds, plus a bonus when its mission wants it."""
     d = DEEDS[deed]
     count = owner_count if owner_count is not None else state.count_in_group(seat, d.group)
     count = max(count, 1)
     earning = d.rents[count - 1] * 7 if d.kind == "dock" else rent(d, count)
-    bonus = 300 if d.group in _MISSION_GROUPS.get(mission or "", ()) else 0
-    return d.price + earning + bonus
+    return d.price + earning + mission_bonus(state, seat, deed, mission)
 
 
 def worth(state: State, seat: int, mission: str | None) -> int:
@@ -86,7 +103,8 @@ class GreedyBot:
             return max(legal, key=lambda a: (len(ships_at(state, a.space, seat)), -a.space))
         if kind == "buy":
             deed = DEEDS[SPACES[state.pos[seat]].deed]
-            wanted = state.cash[seat] - deed.price >= RESERVE or state.count_in_group(seat, deed.group) > 0
+            wanted = (state.cash[seat] - deed.price >= RESERVE or state.count_in_group(seat, deed.group) > 0
+                      or mission_bonus(state, seat, deed.index, mission) > 0)
             return BUY if wanted else DECLINE
         if kind == "pick":
             picks = [a for a in legal if isinstance(a, Pick)]
@@ -94,8 +112,16 @@ class GreedyBot:
         if kind == "exchange":
             return EXCHANGE if mission in (FORCE_FIELD, "outlast", "sharpshooter") else KEEP
         if kind == "choose":
+            if mission is not None and LAND in legal and self._completes_on_landing(state, seat, mission):
+                return LAND
             return self._land_or_not(state, seat, legal)
         return self.rng.choice(legal)
+
+    @staticmethod
+    def _completes_on_landing(state: State, seat: int, mission: str) -> bool:
+        trial = state.clone()
+        trial.landed[seat] = True
+        return mission != FORCE_FIELD and completed(trial, seat, mission)
 
     def _land_or_not(self, state: State, seat: int, legal: list):
         space = SPACES[state.pos[seat]]
@@ -120,6 +146,8 @@ class GreedyBot:
             trial.owner[d] = offerer
         trial.cash[seat] += offer.give_cash - offer.get_cash
         trial.cash[offerer] += offer.get_cash - offer.give_cash
+        if trial.cash[seat] < RESERVE:
+            return -1                      # never trade itself short of its reserve
         mine = worth(trial, seat, mission) - worth(state, seat, mission)
         theirs = worth(trial, offerer, None) - worth(state, offerer, None)
         return mine - max(theirs, 0) // 2

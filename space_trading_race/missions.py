@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .board import DOCK_SPACES, EARTH, RINGS, SPACES, STATION_SPACES
+from .board import EARTH, RINGS, SPACES, STATION_SPACES
 from .deeds import DEED_BY_SLUG, DEEDS, PLANET_GROUPS
 from .state import State
 
@@ -48,24 +48,25 @@ MISSIONS = (
             "Survive a laser shot of double six fired at your ship: you win at once.",
             lambda st, s: False),
     Mission("red-planet", "Colonize the red planet",
-            "Own Mars, Phobos and Deimos and rest on Mars.",
-            lambda st, s: _owns(st, s, "mars", "phobos", "deimos") and _on(st, s, (SPACES_BY_DEED["mars"],))),
-    Mission("fuel-baron", "Fuel baron", "Own three Fuel Docks and rest on a Fuel Dock.",
-            lambda st, s: st.count_in_group(s, "docks") >= 3 and _on(st, s, DOCK_SPACES)),
+            "Own Mars and one of its moons and rest on Mars.",
+            lambda st, s: _owns(st, s, "mars") and st.count_in_group(s, "mars") >= 2
+            and _on(st, s, (SPACES_BY_DEED["mars"],))),
+    Mission("fuel-baron", "Fuel baron", "Own three Fuel Docks.",
+            lambda st, s: st.count_in_group(s, "docks") >= 3),
     Mission("jovian-court", "The Jovian court", "Own three deeds of Jupiter and rest in Jupiter's orbit.",
             _group_mission("jupiter", 3)),
     Mission("ring-lord", "Lord of the rings", "Own three deeds of Saturn and rest in Saturn's orbit.",
             _group_mission("saturn", 3)),
     Mission("sky-father", "The sky father", "Own three deeds of Uranus and rest in Uranus's orbit.",
             _group_mission("uranus", 3)),
-    Mission("sea-king", "King of the blue sea", "Own three deeds of Neptune and rest in Neptune's orbit.",
-            _group_mission("neptune", 3)),
+    Mission("sea-king", "King of the blue sea", "Own two deeds of Neptune and rest in Neptune's orbit.",
+            _group_mission("neptune", 2)),
     Mission("frontier", "The last frontier", "Own two deeds of Pluto and rest in Pluto's orbit.",
             _group_mission("pluto", 2)),
     Mission("inner-circuit", "The inner circuit", "Own Mercury and Venus and rest on Venus.",
             lambda st, s: _owns(st, s, "mercury", "venus") and _on(st, s, (SPACES_BY_DEED["venus"],))),
-    Mission("treasury", "Federation treasury", "Hold $4000 in Federons and rest on Earth.",
-            lambda st, s: st.cash[s] >= 4000 and _on(st, s, (EARTH,))),
+    Mission("treasury", "Federation treasury", "Hold $3000 in Federons and rest on Earth.",
+            lambda st, s: st.cash[s] >= 3000 and _on(st, s, (EARTH,))),
     Mission("tycoon", "Tycoon", "Own eleven deeds.", lambda st, s: len(st.deeds_of(s)) >= 11),
     Mission("grand-tour", "The grand tour", "Own a deed in six different planetary systems and rest on Earth.",
             lambda st, s: sum(1 for g in PLANET_GROUPS if st.count_in_group(s, g)) >= 6 and _on(st, s, (EARTH,))),

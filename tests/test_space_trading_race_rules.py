@@ -215,13 +215,14 @@ def test_fuel_dock_fee_is_a_second_roll_times_the_multiplier():
 def test_station_pays_and_tokens_stop_when_the_bank_is_empty():
     state, _, _ = started(2)
     state.pos[0] = 12
-    roll(state, 1, 3)                       # 16: Venus Relay, 2 tokens
-    assert state.tokens[0] == 3 and state.bank_tokens == LASER_TOKENS - 2 - 2
+    roll(state, 1, 3)                       # 16: Venus Relay, $100 and a token
+    assert state.tokens[0] == 2 and state.bank_tokens == LASER_TOKENS - 2 - 1
+    assert state.cash[0] == STARTING_CASH + 100
     state, _, _ = started(2)
-    state.bank_tokens = 1
+    state.bank_tokens = 0
     state.pos[0] = 12
     roll(state, 1, 3)
-    assert state.tokens[0] == 2 and state.bank_tokens == 0
+    assert state.tokens[0] == 1 and state.bank_tokens == 0 and state.cash[0] == STARTING_CASH + 100
 
 
 def test_blue_dot_pay_and_collect():
@@ -526,3 +527,38 @@ def _finish_turn(state, seat, roll_first=False):
             dice(state, 1, 2)
         else:
             apply(state, to_move(state), legal_actions(state, _view(to_move(state)))[0])
+
+
+def test_damage_beyond_cash_is_a_debt_settled_before_the_next_shot():
+    state, _, _ = started(2)
+    _at(state, s0=31, s1=31)
+    give(state, 1, "io")
+    state.cash[1] = 100
+    apply(state, 0, parse_action("fire 31"))
+    dice(state, 2, 2)                        # $400: 100 cash, 300 owed
+    assert due(state) == "debt" and to_move(state) == 1 and state.shots == [31, 1]
+    apply(state, 1, parse_action("cede io"))
+    assert to_move(state) == CHANCE and state.pending[0].purpose == "shot"   # the second shot
+    dice(state, 1, 2)
+    assert state.shots is None and to_move(state) == 0 and state.owner[deed("io")] == 0
+
+
+def test_a_double_six_polls_every_ship_hit_in_seat_order_from_the_left():
+    state, views, _ = started(4)
+    _at(state, s0=40, s1=31, s2=31, s3=31)
+    state.seat = 2
+    state.pos[2] = 32
+    apply(state, 2, parse_action("fire 31"))
+    dice(state, 6, 6)
+    assert state.shield == [3, 1]              # from seat 2's left: 3, 0, 1; seat 0 is elsewhere
+    apply(state, 3, parse_action("pass"))
+    apply(state, 1, parse_action("pass"))
+    assert state.alive == [True, False, True, False] and state.out == ["", "disabled", "", "disabled"]
+
+
+def test_legal_offers_are_single_deeds_at_face_value():
+    state, views, _ = started(2)
+    give(state, 0, "io")
+    give(state, 1, "mars")
+    offers = [a.text() for a in legal_actions(state, views[0]) if a.text().startswith("offer")]
+    assert offers == ["offer 1 $400 for mars", "offer 1 io for $520"]
