@@ -18,6 +18,11 @@ _MISSION_GROUPS = {"red-planet": ("mars",), "fuel-baron": ("docks",), "jovian-co
                    "ring-lord": ("saturn",), "sky-father": ("uranus",), "sea-king": ("neptune",),
                    "frontier": ("pluto",), "inner-circuit": ("mercury", "venus"), "gas-giants": ("jupiter", "saturn")}
 RESERVE = 300          # Federons the greedy bot keeps back when buying
+TREASURY = 3000        # ... and what it keeps when its mission is the Federation treasury
+
+
+def reserve(mission: str | None) -> int:
+    return TREASURY if mission == "treasury" else RESERVE
 TOKEN_WORTH = 120
 
 
@@ -92,7 +97,7 @@ class GreedyBot:
         if kind == "answer":
             return ACCEPT if self._trade_gain(state, seat, mission) > 0 else REJECT
         if kind in ("roll", "after"):
-            fires = [a for a in legal if isinstance(a, Fire)]
+            fires = [a for a in legal if isinstance(a, Fire)] if mission != "arsenal" else []
             if fires:
                 return max(fires, key=lambda a: (len(ships_at(state, a.space, seat)) * (2 if a.space == state.pos[seat] else 1), -a.space))
             offer = self._best_offer(state, seat, mission, [a for a in legal if isinstance(a, Offer)])
@@ -103,6 +108,8 @@ class GreedyBot:
             return max(legal, key=lambda a: (len(ships_at(state, a.space, seat)), -a.space))
         if kind == "buy":
             deed = DEEDS[SPACES[state.pos[seat]].deed]
+            if mission == "treasury":
+                return BUY if state.cash[seat] - deed.price >= TREASURY else DECLINE
             wanted = (state.cash[seat] - deed.price >= RESERVE or state.count_in_group(seat, deed.group) > 0
                       or mission_bonus(state, seat, deed.index, mission) > 0)
             return BUY if wanted else DECLINE
@@ -110,7 +117,7 @@ class GreedyBot:
             picks = [a for a in legal if isinstance(a, Pick)]
             return max(picks, key=lambda a: (deed_worth(state, seat, a.deed, mission), -a.deed))
         if kind == "exchange":
-            return EXCHANGE if mission in (FORCE_FIELD, "outlast", "sharpshooter") else KEEP
+            return EXCHANGE if mission in (FORCE_FIELD, "outlast") else KEEP
         if kind == "choose":
             if mission is not None and LAND in legal and self._completes_on_landing(state, seat, mission):
                 return LAND
@@ -146,7 +153,7 @@ class GreedyBot:
             trial.owner[d] = offerer
         trial.cash[seat] += offer.give_cash - offer.get_cash
         trial.cash[offerer] += offer.get_cash - offer.give_cash
-        if trial.cash[seat] < RESERVE:
+        if trial.cash[seat] < reserve(mission):
             return -1                      # never trade itself short of its reserve
         mine = worth(trial, seat, mission) - worth(state, seat, mission)
         theirs = worth(trial, offerer, None) - worth(state, offerer, None)
@@ -158,7 +165,7 @@ class GreedyBot:
             if offer.give or offer.get_cash:       # the greedy bot only buys
                 continue
             d = offer.get[0]
-            if state.cash[seat] - offer.give_cash < RESERVE:
+            if state.cash[seat] - offer.give_cash < reserve(mission):
                 continue
             gain = deed_worth(state, seat, d, mission, state.count_in_group(seat, DEEDS[d].group) + 1) \
                 - offer.give_cash - deed_worth(state, offer.to, d, None)

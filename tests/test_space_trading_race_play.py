@@ -97,7 +97,7 @@ def test_random_play_reaches_the_end(players, seed):
 
 def test_every_end_is_reached_in_a_few_games():
     ends = set()
-    for seed in range(12):
+    for seed in range(20):
         _, summary = play_game(2, seed, ["greedy", "greedy"])
         ends.add(summary["end"].split(":")[0])
     assert ends == {"mission", "last on the board", "most assets at the time limit"}
