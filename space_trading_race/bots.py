@@ -3,9 +3,9 @@ evaluation. A bot sees the public state and its own view (its mission), nothing 
 from __future__ import annotations
 
 from .actions import (ACCEPT, BUY, BYPASS, DECLINE, DRIFT, END, EXCHANGE, KEEP, LAND, PASS, REJECT, ROLL,
-                      Cede, Claim, Fire, Offer, Pick)
-from .board import AMALTHEA, EARTH, SPACES, STATION_SPACES
-from .deeds import DEEDS, GROUP_DEEDS, rent
+                      Claim, Fire, Offer, Pick)
+from .board import AMALTHEA, SPACES
+from .deeds import DEEDS, rent
 from .engine import due, legal_actions
 from .lasers import ships_at
 from .missions import FORCE_FIELD, completed

@@ -134,3 +134,14 @@ def test_the_hash_is_the_same_under_two_hash_seeds():
                              env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"}, check=True)
         out.append(json.loads(run.stdout))
     assert out[0] == out[1]
+
+
+def test_importing_the_engine_loads_no_forbidden_module():
+    code = ("import sys, json\n"
+            "before = set(sys.modules)\n"
+            "import space_trading_race.engine, space_trading_race.selfplay, space_trading_race.bots\n"
+            "print(json.dumps(sorted(set(sys.modules) - before)))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         check=True)
+    roots = {name.split(".")[0] for name in json.loads(out.stdout)}
+    assert "space_trading_race" in roots and not roots & FORBIDDEN, sorted(roots & FORBIDDEN)

@@ -6,7 +6,7 @@ import pytest
 from space_trading_race import CHANCE, IllegalAction, OutOfTurn, apply, legal_actions, to_move
 from space_trading_race.actions import (BUY, BYPASS, DECLINE, DRIFT, END, EXCHANGE, KEEP, LAND, ROLL,
                                         ChanceDice, Pick, parse_action)
-from space_trading_race.board import (AMALTHEA, DOCK_SPACES, EARTH, N_SPACES, RINGS, SPACES, distance_at_most_one,
+from space_trading_race.board import (AMALTHEA, DOCK_SPACES, EARTH, N_SPACES, SPACES, distance_at_most_one,
                                       walk)
 from space_trading_race.deeds import DEED_BY_SLUG, DEEDS, GROUP_DEEDS
 from space_trading_race.engine import due
