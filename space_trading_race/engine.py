@@ -182,7 +182,7 @@ def validate(state: State, seat: int, action) -> None:
             raise OutOfTurn("no chance outcome is due now" if writer != CHANCE else "only chance writes this")
         _check_chance(state, action)
         return
-    if writer != seat:
+    if writer != seat or seat == CHANCE:
         raise OutOfTurn("a chance outcome is due" if writer == CHANCE else f"it is seat {writer}'s move")
     _check_player(state, seat, action)
 

@@ -145,3 +145,30 @@ def test_importing_the_engine_loads_no_forbidden_module():
                          check=True)
     roots = {name.split(".")[0] for name in json.loads(out.stdout)}
     assert "space_trading_race" in roots and not roots & FORBIDDEN, sorted(roots & FORBIDDEN)
+
+
+PROBES = ["roll", "end", "land", "bypass", "drift", "buy", "decline", "exchange", "keep", "pass", "accept", "reject",
+          "fire 31", "fire 4", "pick io", "cede io", "cede mercury", "offer 1 io for $10", "offer 0 nothing for io",
+          "claim #0:tycoon", "claim #1:force-field", "chance dice 6 6", "chance shuffle missions", "chance deal 0 #7"]
+
+
+@pytest.mark.parametrize("players,seed", [(2, 21), (3, 22), (4, 23)])
+def test_a_refused_action_leaves_the_hash_unchanged(players, seed):
+    """Every probe the engine refuses, at every step of a random game, changes nothing."""
+    state = new_game(players)
+    views = [PlayerView(s) for s in range(players)]
+    dealer, bots = LocalDealer(seed), [RandomBot(f"{seed}/{s}") for s in range(players)]
+    refused = 0
+    while not state.over and state.step < 200:
+        seat = to_move(state)
+        for text in PROBES:
+            trial = state.clone()
+            before = trial.hash()
+            try:
+                apply(trial, seat, parse_action(text))
+            except (IllegalAction, OutOfTurn, MalformedAction):
+                refused += 1
+                assert trial.hash() == before and trial.plain() == state.plain()
+        action = dealer.outcome(state, views) if seat == CHANCE else bots[seat].choose(state, views[seat])
+        apply(state, seat, action)
+    assert refused > 500

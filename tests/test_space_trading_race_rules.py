@@ -562,3 +562,27 @@ def test_legal_offers_are_single_deeds_at_face_value():
     give(state, 1, "mars")
     offers = [a.text() for a in legal_actions(state, views[0]) if a.text().startswith("offer")]
     assert offers == ["offer 1 $400 for mars", "offer 1 io for $520"]
+
+
+def test_bankrupt_to_the_bank_returns_its_deeds_unowned():
+    state, _, _ = started(3)
+    give(state, 0, "mercury")
+    state.cash[0] = 0
+    state.pos[0] = 20
+    roll(state, 1, 2)                         # 23: pay $200 with nothing: Mercury (200) covers it
+    assert due(state) == "debt"
+    state, _, _ = started(3)
+    state.cash[0] = 50
+    state.pos[0] = 20
+    roll(state, 1, 2)                         # no deed at all: bankrupt to the bank
+    assert not state.alive[0] and state.out[0] == "bankrupt" and state.bank_tokens == LASER_TOKENS - 2
+
+
+def test_leaving_retires_the_mission_and_hands_debts_owed_to_it_to_the_bank():
+    from space_trading_race.money import eliminate
+    state, _, _ = started(3)
+    hand = state.hand[1]
+    state.debts = [[2, 1, 300]]
+    eliminate(state, 1, "disabled")
+    assert state.retired == [hand] and state.hand[1] == -1 and state.debts == [[2, BANK, 300]]
+    assert hand not in state.deck and not state.over
