@@ -9,9 +9,10 @@ from .actions import parse_action
 from .dealer import LocalDealer
 from .engine import CHANCE, apply, apply_text, chance_outcomes, legal_actions, to_move
 from .errors import IllegalAction, MalformedAction, OutOfTurn, TradingRaceError
+from .leaving import leave
 from .state import State, new_game
 from .view import PlayerView
 
 __all__ = ["CHANCE", "IllegalAction", "LocalDealer", "MalformedAction", "OutOfTurn", "PlayerView", "State",
-           "TradingRaceError", "apply", "apply_text", "chance_outcomes", "legal_actions", "new_game",
+           "TradingRaceError", "apply", "apply_text", "chance_outcomes", "leave", "legal_actions", "new_game",
            "parse_action", "to_move"]

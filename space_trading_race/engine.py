@@ -235,7 +235,7 @@ def _apply_player(state: State, seat: int, action) -> None:
         state.owner[action.deed] = seat
         state.stage = "settle"
     elif action == ROLL:
-        state.pending.append(ChanceRequest("dice", "move"))
+        state.pending.append(ChanceRequest("dice", "move", seat=seat))
     elif action == END:
         next_turn(state)
     elif action == LAND:

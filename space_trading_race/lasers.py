@@ -41,7 +41,7 @@ def next_shot(state: State) -> bool:
     """Ask chance for the next shot while shots and targets remain; False when the fire is over."""
     space, left = state.shots
     if left > 0 and ships_at(state, space, state.seat):
-        state.pending.append(ChanceRequest("dice", "shot"))
+        state.pending.append(ChanceRequest("dice", "shot", seat=state.seat))
         return True
     state.shots = None
     return False

@@ -27,8 +27,11 @@ CHANCE = -1                                          # to_move while a chance ou
 
 @dataclass(frozen=True)
 class ChanceRequest:
-    """What chance must answer next: `dice` (for `purpose` move, fuel or shot), `shuffle` of the
-    mission pile, or `deal` of one mission handle to `seat` (SPEC §53.2)."""
+    """What chance must answer next: `dice` (two six-sided dice, for `purpose` move, fuel or
+    shot, rolled by `seat`), `shuffle` of the mission pile, or `deal` of one mission handle to
+    `seat` (SPEC §53.2)."""
+    DICE_SIDES = 6
+    DICE_COUNT = 2
     kind: str
     purpose: str = ""
     seat: int = -1
@@ -48,7 +51,7 @@ class State:
     pos: list[int]
     landed: list[bool]          # the ship rests on its space (not bypassed beside it)
     alive: list[bool]
-    out: list[str]              # why a seat left: "", "bankrupt" or "disabled"
+    out: list[str]              # why a seat is out: "", "bankrupt", "disabled" or "left"
     stuck: list[bool]           # landed on Amalthea: must roll 5 or more to leave (SPEC §54.6)
     laps: list[int]             # times moved onto Earth
     hits: list[int]             # laser shots that damaged at least one ship

@@ -85,7 +85,7 @@ def land(state: State) -> None:
                 state.stage = "buy"
         elif owner != seat:
             if deed.kind == "dock":
-                state.pending.append(ChanceRequest("dice", "fuel"))
+                state.pending.append(ChanceRequest("dice", "fuel", seat=seat))
             else:
                 charge(state, seat, owner, rent(deed, state.count_in_group(owner, deed.group)))
     elif space.kind == "station":

@@ -586,3 +586,45 @@ def test_leaving_retires_the_mission_and_hands_debts_owed_to_it_to_the_bank():
     eliminate(state, 1, "disabled")
     assert state.retired == [hand] and state.hand[1] == -1 and state.debts == [[2, BANK, 300]]
     assert hand not in state.deck and not state.over
+
+
+# ---- a seat that forfeits (SPEC §56.5) ------------------------------------------------------
+
+def test_the_mover_leaving_mid_roll_passes_the_turn_and_frees_its_deeds():
+    from space_trading_race import leave
+    state, _, _ = started(3)
+    give(state, 0, "io", "mars")
+    apply(state, 0, ROLL)
+    assert to_move(state) == CHANCE and state.pending[0].seat == 0     # the roller is named
+    leave(state, 0)
+    assert state.pending == [] and state.seat == 1 and due(state) == "roll" and to_move(state) == 1
+    assert state.owner[deed("io")] == BANK and state.out[0] == "left" and state.tokens[0] == 0
+    assert state.bank_tokens == LASER_TOKENS - 2 and not state.over
+
+
+def test_a_polled_target_leaving_lets_the_double_six_finish():
+    from space_trading_race import leave
+    state, _, _ = started(4)
+    _at(state, s0=31, s1=31, s2=31, s3=40)
+    apply(state, 0, parse_action("fire 31"))
+    dice(state, 6, 6)
+    apply(state, 1, parse_action("pass"))
+    assert to_move(state) == 2
+    leave(state, 2)
+    assert state.alive == [True, False, False, True] and state.out == ["", "disabled", "left", ""]
+    assert to_move(state) == 0 and state.shots is None
+
+
+def test_a_debtor_leaving_voids_its_debt_and_the_last_ship_wins():
+    from space_trading_race import leave
+    state, _, _ = started(2)
+    give(state, 1, "ganymede")
+    give(state, 0, "mercury")
+    state.cash[0] = 40
+    state.pos[0] = 27
+    roll(state, 1, 3)
+    assert due(state) == "debt"
+    leave(state, 0)
+    assert state.over and state.winners == [1] and state.owner[deed("mercury")] == BANK
+    with pytest.raises(IllegalAction):
+        leave(state, 1)
