@@ -172,3 +172,14 @@ def test_a_refused_action_leaves_the_hash_unchanged(players, seed):
         action = dealer.outcome(state, views) if seat == CHANCE else bots[seat].choose(state, views[seat])
         apply(state, seat, action)
     assert refused > 500
+
+
+def test_the_catalog_is_plain_data_of_every_fixed_fact():
+    from space_trading_race.catalog import catalog
+    data = catalog()
+    assert json.loads(json.dumps(data)) == data
+    assert len(data["spaces"]) == 85 and len(data["deeds"]) == 36 and len(data["missions"]) == 20
+    ganymede = next(d for d in data["deeds"] if d["deed"] == "ganymede")
+    assert ganymede["rents"][0] == 140 and ganymede["rents"][2] == 400
+    assert data["lasers"]["shots_per_token"] == {"0": 2, "1": 1} and data["money"]["starting_cash"] == 1660
+    assert sum(1 for s in data["spaces"] if s["kind"] == "station") == 7
