@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from space_trading_race import (CHANCE, IllegalAction, LocalDealer, MalformedAction, OutOfTurn, PlayerView, apply,
                                 chance_outcomes, legal_actions, new_game, parse_action, to_move)
@@ -93,6 +95,16 @@ def test_random_play_reaches_the_end(players, seed):
     state = _random_game(players, seed, check_refusals=seed % 2 == 1)
     assert state.over and state.winners and all(state.alive[w] for w in state.winners)
     assert state.end
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**9), mixed=st.booleans())
+def test_any_seeded_game_ends_with_its_invariants_kept(players, seed, mixed):
+    """Property: whatever the seed and bots, a game ends, tokens and missions are conserved,
+    money never goes negative and the winners are in the game."""
+    kinds = [("greedy", "random")[(s + seed) % 2] if mixed else "random" for s in range(players)]
+    state, summary = play_game(players, seed, kinds, on_event=lambda st_, seat, action: _invariants(st_))
+    assert state.over and summary["winners"] and all(state.alive[w] for w in summary["winners"])
 
 
 def test_every_end_is_reached_in_a_few_games():
