@@ -1,12 +1,12 @@
 """The Space Trading Race design checked by simulation (SPEC §58).
 
-Run: nice -n 10 .venv/bin/python benchmarks/str_design.py [GAMES_PER_SETTING] [--bots greedy|random|mixed]
+Run: nice -n 10 .venv/bin/python benchmarks/str_design.py [GAMES_PER_SETTING] [--bots greedy|random|mixed] [--spaces]
 
 Plays GAMES_PER_SETTING bot games (default 300) for 2, 3 and 4 players with the local dealer
 and prints, per player count: game length (rounds, turns, events), each win condition's share
 (each mission, last on the board, the time limit), eliminations by cause, the first player's
 win share against the fair share 1/n, and how often each space is the end of a move (no
-space may be left at zero). Deterministic: seeds 0…G−1.
+space may be left at zero; `--spaces` lists every space). Deterministic: seeds 0…G−1.
 """
 from __future__ import annotations
 
@@ -72,6 +72,9 @@ def report(players: int, r: dict) -> None:
     high = ", ".join(f"{i} {SPACES[i].name} {100 * v / moves:.2f}%" for v, i in ranked[-5:])
     print(f"  least reached: {low}")
     print(f"  most reached:  {high}")
+    if "--spaces" in sys.argv:
+        for sp, v in zip(SPACES, r["visits"]):
+            print(f"    {sp.index:3d} {sp.name:22s} {100 * v / moves:5.2f}%")
 
 
 def main() -> None:
