@@ -20,7 +20,7 @@ from protocol.errors import ProtocolError
 from p2p_asv.geometry import seat_colours
 from p2p_asv.state import CHANCE
 
-from .asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from .error_lines import error_line
 from .net_peer import INTERRUPTED, GameOver, Printer, exit_code, host_game, join_game, user_error
 from .narrate import before, score_lines, settled

@@ -18,7 +18,7 @@ from typing import Callable, TextIO
 import trio
 
 from cli.arg_checks import writable_folder
-from cli.asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from cli.error_lines import error_line
 from cli.net_args import listen_host
 from cli.games import GAMES, Game, by_rules_name, game_of

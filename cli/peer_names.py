@@ -8,8 +8,8 @@ from p2p_asv.geometry import seat_colours
 
 from protocol.crypto import fingerprint
 
-from .games import by_rules_name
-from .names_seen import name_seen, remember
+from cli.games import by_rules_name
+from cli.names_seen import name_seen, remember
 
 __all__ = ["colours_of", "seat_name", "namer", "remembering", "abort_line", "ABORT_NOTE"]
 

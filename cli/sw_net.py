@@ -9,7 +9,7 @@ from space_walk.orbit import COLOURS
 from space_walk.scoring import score
 
 from .repl import Happened
-from .sw_adapter import SpaceWalkRules
+from cli.games.space_walk.adapter import SpaceWalkRules
 
 
 def progress_line(state) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import trio
 
-from cli.asv_adapter import AsvRules, bot_agent
+from cli.games.asv.adapter import AsvRules, bot_agent
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 

@@ -69,7 +69,7 @@ async def test_a_seat_past_the_turn_clock_counts_as_gone_and_the_game_is_aborted
 
 def test_the_clock_is_checked_and_never_reaches_the_engine():
     import pytest
-    from cli.asv_adapter import AsvRules
+    from cli.games.asv.adapter import AsvRules
     from cli.turn_clock import game_options
     from protocol.session import GameRuleError
     assert game_options({"turn_clock": 60, "nine_planets": True}) == {"nine_planets": True}

@@ -138,7 +138,7 @@ def test_a_log_of_rules_this_asv_does_not_know_cannot_be_checked_and_is_not_inva
     """SPEC §27.6: a log played under another version of the rules (its signed first hello
     names them) is exit 3, 'cannot check', never INVALID (1, the code of a tampered log);
     `asv join --resume` of it says why instead of failing at seq 0."""
-    from cli.asv_adapter import AsvRules
+    from cli.games.asv.adapter import AsvRules
     from session_helpers import make_peers, step
 
     class OlderRules(AsvRules):

@@ -6,7 +6,7 @@ import os
 import re
 from types import SimpleNamespace
 
-from cli.asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from cli.peer_names import abort_line, seat_name
 from cli.repl_live import NoteWriter
 from net_helpers import bot_node

@@ -13,7 +13,7 @@ from cli.main import build_parser
 from cli.net_peer import Invite, Printer, host_game, join_game
 from cli.peer_book import own_port
 from cli.regather import NobodyBack
-from cli.sw_adapter import SpaceWalkRules
+from cli.games.space_walk.adapter import SpaceWalkRules
 from net_helpers import wait_until
 from protocol.session import verify_log
 

@@ -8,7 +8,7 @@ import pytest
 
 from cli.games import game_of_log
 from cli.main import main
-from cli.sw_adapter import SpaceWalkRules
+from cli.games.space_walk.adapter import SpaceWalkRules
 from protocol.session import CHANCE, GameRuleError
 
 
@@ -124,7 +124,7 @@ def test_a_log_of_an_unknown_game_cannot_be_checked_and_is_named(logs, tmp_path,
     from protocol.crypto import Identity
     from protocol.log import LogWriter
     from protocol.session import SessionPeer
-    from cli.sw_adapter import SpaceWalkRules as Rules
+    from cli.games.space_walk.adapter import SpaceWalkRules as Rules
 
     class Other(Rules):
         name = "no-such-game/1"
@@ -142,9 +142,9 @@ def test_a_log_of_an_unknown_game_cannot_be_checked_and_is_named(logs, tmp_path,
 
 
 def test_the_registry_follows_the_adapters():
-    from cli.asv_adapter import RULES_NAME as ASV
+    from cli.games.asv.adapter import RULES_NAME as ASV
     from cli.games import GAMES, by_rules_name
-    from cli.sw_adapter import RULES_NAME as SW
+    from cli.games.space_walk.adapter import RULES_NAME as SW
     assert by_rules_name(ASV) is GAMES["asv"] and by_rules_name(SW) is GAMES["space-walk"]
     assert by_rules_name("chess/1") is None
     assert GAMES["space-walk"].seat_colours(5) == ("blue", "yellow", "green", "red", "purple")

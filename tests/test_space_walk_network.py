@@ -10,7 +10,7 @@ import trio
 from cli.games import GAMES, game_of_log
 from cli.main import main
 from cli.net_peer import game_chooser, scoreboard
-from cli.sw_adapter import SpaceWalkRules, bot_agent
+from cli.games.space_walk.adapter import SpaceWalkRules, bot_agent
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions

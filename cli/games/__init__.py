@@ -70,9 +70,9 @@ class Game:
 
 
 GAMES = {
-    "asv": Game("asv", "Amazing Space Venture", 1, 4, "cli.asv_adapter",
+    "asv": Game("asv", "Amazing Space Venture", 1, 4, "cli.games.asv.adapter",
                 "AsvRules", ("nine-planets", "role-play", "partnership", "advanced")),
-    "space-walk": Game("space-walk", "Space Walk", 2, 5, "cli.sw_adapter",
+    "space-walk": Game("space-walk", "Space Walk", 2, 5, "cli.games.space_walk.adapter",
                        "SpaceWalkRules", ("action-cards",)),
 }
 
