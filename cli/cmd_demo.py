@@ -91,7 +91,7 @@ def verify_all(out: Path, n: int) -> int:
     logs = sorted(out.glob("*.asvlog"))
     heads, ok = set(), len(logs) == n
     for path in logs:
-        report, _ = verify_log(path, game_of_log(path).rules())  # each log names its game
+        report, _ = verify_log(path, game_of_log(path).session_rules())  # each log names its game
         heads.add(report.head)
         good = report.exit_code == 0
         ok &= good

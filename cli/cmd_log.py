@@ -42,7 +42,7 @@ def plain(value):
 def export(args) -> int:
     """Every record that verifies, in order, with its envelope fields and the replay's note;
     then one last object with the verdict. Nothing unverified is exported as if it were valid."""
-    report, session = verify_log(args.log, game_of_log(args.log).rules())
+    report, session = verify_log(args.log, game_of_log(args.log).session_rules())
     if unreadable(args.log, session):
         print(json.dumps({"verdict": {"valid": None, "events": 0, "exit_code": EXIT_UNREADABLE,
                                       "reason": report.reason}}, sort_keys=True))
@@ -68,7 +68,7 @@ def run(args) -> int:
         return EXIT_UNREADABLE
     if args.log_command == "export":
         return export(args)
-    report, session = verify_log(args.log, game_of_log(args.log).rules())
+    report, session = verify_log(args.log, game_of_log(args.log).session_rules())
     if unreadable(args.log, session):
         print(cannot_read(args.log, report.reason))
         return EXIT_UNREADABLE

@@ -1,6 +1,7 @@
 """Play Amazing Space Venture in the terminal: your seat against bots (the REPL seat)."""
 from __future__ import annotations
 
+from cli.errors import UserError
 import secrets
 
 from p2p_asv.bots import BOTS
@@ -37,9 +38,9 @@ def seat_number(text: str, players: int) -> int:
     if text.isascii() and text.isdigit() and int(text) < players:
         return int(text)
     if text.lower() in COLOURS:
-        raise SystemExit(f"asv play: {text} is not at the table with {players} players "
+        raise UserError(f"asv play: {text} is not at the table with {players} players "
                          f"(colours: {', '.join(colours)})")
-    raise SystemExit(f"asv play: --seat must be 0..{players - 1} or one of {', '.join(colours)}")
+    raise UserError(f"asv play: --seat must be 0..{players - 1} or one of {', '.join(colours)}")
 
 
 def bot_kinds(text: str, players: int, seat: int) -> list[str | None]:
@@ -47,10 +48,10 @@ def bot_kinds(text: str, players: int, seat: int) -> list[str | None]:
     if len(names) == 1:
         names = names * (players - 1)
     if len(names) != players - 1:
-        raise SystemExit(f"asv play: {len(names)} bots named for {players - 1} other seats")
+        raise UserError(f"asv play: {len(names)} bots named for {players - 1} other seats")
     for name in names:
         if name not in BOTS:
-            raise SystemExit(f"asv play: unknown bot {name!r}; choose from {', '.join(BOTS)}")
+            raise UserError(f"asv play: unknown bot {name!r}; choose from {', '.join(BOTS)}")
     kinds: list[str | None] = list(names)
     kinds.insert(seat, None)
     return kinds
@@ -64,7 +65,7 @@ def run(args) -> int:
     seat = seat_number(args.seat, args.players)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     if not args.think > 0:
-        raise SystemExit(f"asv play: --think must be a positive number of seconds, not {args.think:g}")
+        raise UserError(f"asv play: --think must be a positive number of seconds, not {args.think:g}")
     driver = LocalGame(args.players, seat, seed, bot_kinds(args.bots, args.players, seat),
                        config_from(args), think=args.think)
     print(f"seed {seed} (replay this game with --seed {seed})")

@@ -43,7 +43,7 @@ def run(args) -> int:
         print(why_not)
         return EXIT_UNREADABLE
     game = game_of_log(args.log)  # the log's first hello names the game (SPEC §47.6)
-    report, session = verify_log(args.log, game.rules(), upto=args.to)
+    report, session = verify_log(args.log, game.session_rules(), upto=args.to)
     if unreadable(args.log, session):
         print(cannot_read(args.log, report.reason))
         return EXIT_UNREADABLE
@@ -67,7 +67,7 @@ def run(args) -> int:
             return EXIT_USAGE
         print(f"board picture written to {args.svg}")
     else:
-        print(game.render(session.state))
+        print(game.render_board(session.state))
     if not report.valid:
         print(f"INVALID at seq {report.seq} by {report.author or '?'}: {report.reason}")
         return 1

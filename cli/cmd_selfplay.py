@@ -1,6 +1,7 @@
 """Play complete games between bots in one process and print one JSON line per game."""
 from __future__ import annotations
 
+from cli.errors import UserError
 import json
 import sys
 import time
@@ -41,18 +42,18 @@ def bot_list(text: str, players: int, bots=tuple(BOTS)) -> list[str]:
         kinds = kinds * players
     for kind in kinds:
         if kind not in bots:
-            raise SystemExit(f"asv selfplay: unknown bot {kind!r}; choose from {', '.join(bots)}")
+            raise UserError(f"asv selfplay: unknown bot {kind!r}; choose from {', '.join(bots)}")
     if len(kinds) != players:
-        raise SystemExit(f"asv selfplay: {len(kinds)} bots named for {players} seats")
+        raise UserError(f"asv selfplay: {len(kinds)} bots named for {players} seats")
     return kinds
 
 
 def bot_options(args) -> dict:
     """The search bot's budget (SPEC §12.3): iterations by default, seconds with --think."""
     if args.iterations is not None and args.iterations < 1:
-        raise SystemExit("asv selfplay: --iterations must be at least 1")
+        raise UserError("asv selfplay: --iterations must be at least 1")
     if args.think is not None and not args.think > 0:
-        raise SystemExit(f"asv selfplay: --think must be a positive number of seconds, not {args.think:g}")
+        raise UserError(f"asv selfplay: --think must be a positive number of seconds, not {args.think:g}")
     if args.think is None:
         return {"iterations": args.iterations}
     return {"think": args.think, "iterations": args.iterations, "clock": time.monotonic}
@@ -61,7 +62,7 @@ def bot_options(args) -> dict:
 def run(args) -> int:
     game = game_of(args)
     game.check_players(args.players, "asv selfplay")
-    kinds = bot_list(args.bots, args.players, game.bots())
+    kinds = bot_list(args.bots, args.players, game.bot_kinds)
     config = config_from(args)
     options = bot_options(args)
     if args.log_dir is not None:

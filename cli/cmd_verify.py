@@ -22,7 +22,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     game = game_of_log(args.log)  # the log's first hello names the game (SPEC §47.6)
     why_not = other_rules(args.log)     # another asv version's log: nothing can be checked
-    report, session = verify_log(args.log, game.rules()) if why_not is None else (None, None)
+    report, session = verify_log(args.log, game.session_rules()) if why_not is None else (None, None)
     if why_not is not None or unreadable(args.log, session):
         reason = why_not or cannot_read(args.log, report.reason)
         if args.json:

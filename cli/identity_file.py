@@ -7,6 +7,7 @@ another key; `--new-key` a throwaway key for one game, saved beside the log for 
 """
 from __future__ import annotations
 
+from cli.errors import UserError
 import os
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def user_identity(name: str = "") -> tuple[Identity, bool]:
         except KeyFileError:       # another asv made it a moment ago: use that one
             return load_identity(path), False
         except OSError as exc:     # a config folder that cannot be written (SPEC §30)
-            raise SystemExit(f"asv: cannot keep your identity key in {path.parent} ({exc.strerror or exc}); "
+            raise UserError(f"asv: cannot keep your identity key in {path.parent} ({exc.strerror or exc}); "
                              "play with --new-key (a key for this game only), or --key FILE, or set ASV_HOME "
                              "to a folder you can write") from None
         created = True

@@ -6,6 +6,7 @@ argument); a user's `asv host --announce` uses every interface, as a LAN game mu
 """
 from __future__ import annotations
 
+from cli.errors import UserError
 import ipaddress
 import socket
 import time
@@ -43,7 +44,7 @@ def invite_host(listen: str, advertise: str | None) -> str:
     one, else the LAN address. Never a wildcard (0.0.0.0 reaches nobody)."""
     if advertise is not None:
         if advertise.strip() in WILDCARDS:
-            raise SystemExit(f"asv: --advertise {advertise!r} is not an address others can dial; "
+            raise UserError(f"asv: --advertise {advertise!r} is not an address others can dial; "
                              "give this machine's LAN address (or leave it out)")
         return advertise.strip()
     if listen in WILDCARDS:

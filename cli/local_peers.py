@@ -6,20 +6,21 @@ import os
 import time
 from pathlib import Path
 
-from cli.games import GAMES, Game
+from cli.games import DEFAULT_KEY, GameKit, kit_for
 from protocol.crypto import Identity
 from protocol.log import LogWriter, SecretsFile
 from protocol.session import SessionPeer, run_local
 
 
 def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | os.PathLike,
-                     config: dict | None = None, which: Game = GAMES["asv"],
+                     config: dict | None = None, which: GameKit | None = None,
                      think: float | None = None, iterations: int | None = None) -> dict:
     """Play one game of `which`; every peer writes its own log. Returns a JSON-able summary.
     A search bot thinks `iterations` a decision, or `think` seconds (SPEC §12.2, §12.3)."""
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
-    rules = which.rules()
+    which = which or kit_for(DEFAULT_KEY)
+    rules = which.session_rules()
     game = os.urandom(16)
     identities = [Identity.generate(f"bot{i}-{kind}") for i, kind in enumerate(kinds)]
     roster = [i.public_key_bytes for i in identities]
@@ -30,7 +31,7 @@ def play_logged_game(players: int, seed: int, kinds: list[str], log_dir: str | o
         files += [log, secrets]
         # the bot of lobby peer i plays whatever seat the joint seat order gives it
         peers.append(SessionPeer(identity, rules, game, roster, dict(config or {}), log=log, secrets=secrets,
-                                 agent=which.bot_agent(kinds[lobby], f"{seed}/{lobby}", think=think,
+                                 agent=which.agent(kinds[lobby], f"{seed}/{lobby}", think=think,
                                                       iterations=iterations)))
     start = time.perf_counter()
     try:

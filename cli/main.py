@@ -7,6 +7,8 @@ import os
 import re
 import sys
 
+from cli.errors import UserError
+
 # Exit code after the reader of our output went away (`asv log show LOG | head`): the
 # code of a process ended by SIGPIPE, as `cat` would end (SPEC §27.6).
 EXIT_CLOSED_PIPE = 141
@@ -59,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         args = parser.parse_args(argv)
         return args._module.run(args) or 0
+    except UserError as exc:   # what the user typed or chose is refused: its message, no traceback
+        print(exc, file=sys.stderr)
+        return exc.code
     except BrokenPipeError:
         # The reader closed the pipe: stop quietly. Point stdout at /dev/null so the
         # interpreter's final flush does not raise a second time.

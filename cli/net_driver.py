@@ -22,6 +22,7 @@ from p2p_asv.state import CHANCE
 
 from cli.games.asv.adapter import AsvRules
 from .error_lines import error_line
+from .errors import UserError
 from .net_peer import INTERRUPTED, GameOver, Printer, exit_code, host_game, join_game, user_error
 from .narrate import before, score_lines, settled
 from .peer_names import ABORT_NOTE, abort_line
@@ -274,8 +275,8 @@ def recording_rules(game):
 def play_networked(args, *, host: bool, input=None, output=None, history=None, color=None,
                    repl_class=LiveRepl, **repl_options) -> int:
     """`asv host` / `asv join` with a human seat: lobby in trio, then the REPL."""
-    from .games import GAMES, game_of
-    rules = recording_rules(game_of(args) if host else GAMES["asv"])
+    from .games import DEFAULT_KEY, game_of, kit_for
+    rules = recording_rules(game_of(args) if host else kit_for(DEFAULT_KEY))
     printer = Printer(turns=False)
     handoff: queue.Queue = queue.Queue()
     outcome: dict = {}
@@ -309,9 +310,12 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         over = user_error(error, (GameOver,)) if error is not None else None
         if over is not None:
             raise over                   # a resumed game that had already ended
+        refused = user_error(error, (UserError,)) if error is not None else None
+        if refused is not None:
+            raise refused from None      # a refused command line: main() says it
         shown = user_error(error) if error is not None else None
         if error is not None and shown is None:
-            raise error                  # a bug, or SystemExit with its message
+            raise error                  # a bug
         print(f"asv {'host' if host else 'join'}: "
               f"{error_line(shown) if shown else 'the peer stopped before the game began'}", file=sys.stderr)
         return 1

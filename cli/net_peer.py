@@ -7,6 +7,7 @@ its own OS process instead.
 """
 from __future__ import annotations
 
+from cli.errors import UserError
 import json
 import os
 import re
@@ -21,7 +22,7 @@ from cli.arg_checks import writable_folder
 from cli.games.asv.adapter import AsvRules
 from cli.error_lines import error_line
 from cli.net_args import listen_host
-from cli.games import GAMES, Game, by_rules_name, game_of
+from cli.games import DEFAULT_KEY, GameKit, game_of, kit_for, kit_for_rules
 from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
 from cli.peer_book import PeerBook, kept_entries, load_peers, own_listen, own_port
@@ -216,23 +217,24 @@ def _options(args, seats: int | None) -> NodeOptions:
                        timeout=args.timeout, seats=seats)
 
 
-def _agent(kind: str | None, tag: str, think: float | None = None, game: Game = GAMES["asv"]):
+def _agent(kind: str | None, tag: str, think: float | None = None, game: GameKit | None = None):
     if kind is None:
         return None
-    if kind not in game.bots():
-        raise SystemExit(f"asv: unknown {game.title} bot {kind!r}; choose from {', '.join(game.bots())}")
+    game = game or kit_for(DEFAULT_KEY)
+    if kind not in game.bot_kinds:
+        raise UserError(f"asv: unknown {game.title} bot {kind!r}; choose from {', '.join(game.bot_kinds)}")
     if think is not None and not think > 0:
-        raise SystemExit(f"asv: --think must be a positive number of seconds, not {think:g}")
-    return game.bot_agent(kind, tag, think=think)
+        raise UserError(f"asv: --think must be a positive number of seconds, not {think:g}")
+    return game.agent(kind, tag, think=think)
 
 
-def game_chooser(args, tag: str, rules_for: Callable[[Game], object] | None = None):
+def game_chooser(args, tag: str, rules_for: Callable[[GameKit], object] | None = None):
     """A joiner's Node hook (SPEC §47.7): the rules and bot of the game the first hello names."""
     def choose(name: str):
-        game = by_rules_name(name)
+        game = kit_for_rules(name)
         if game is None:
             return None
-        rules = rules_for(game) if rules_for is not None else game.rules()
+        rules = rules_for(game) if rules_for is not None else game.session_rules()
         return rules, _agent(args.bot, tag, getattr(args, "think", None), game)
     return choose
 
@@ -246,20 +248,20 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     if args.log_dir is not None:
         writable_folder(args.log_dir, "host", "--log-dir")   # before anyone joins (SPEC §30)
     if not game_kind.min_players <= seats <= game_kind.max_players or not 0 <= args.bots < seats:
-        raise SystemExit(f"asv host: {game_kind.title} needs {game_kind.min_players}-{game_kind.max_players} "
+        raise UserError(f"asv host: {game_kind.title} needs {game_kind.min_players}-{game_kind.max_players} "
                          "seats and fewer bots than seats")
     config = config_from(args) if hasattr(args, "variant") else {}
     if getattr(args, "turn_clock", None) is not None:
         try:
             config[CLOCK_KEY] = check_clock(args.turn_clock)
         except ValueError as exc:
-            raise SystemExit(f"asv host: --turn-clock: {exc}") from None
+            raise UserError(f"asv host: --turn-clock: {exc}") from None
     listen = listen_host(args)
     advertised = invite_host(listen, getattr(args, "advertise", None))
     identity, which = choose_identity(args.key, getattr(args, "new_key", False), args.name, "host")
     game = os.urandom(16)
     book = PeerBook()
-    node = Node(identity, rules or game_kind.rules(), game, args.log_dir, config=config,
+    node = Node(identity, rules or game_kind.session_rules(), game, args.log_dir, config=config,
                 agent=_agent(args.bot, f"{args.seed or game.hex()}/host", getattr(args, "think", None), game_kind),
                 options=_options(args, seats), on_applied=_keeping(book, remembering(printer.applied)))
     node.on_note = _noting(book, node, printer.say)
@@ -276,7 +278,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         if ready is not None:
             ready(node)
         for i in range(args.bots):
-            bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), game_kind.rules(), game, args.log_dir,
+            bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), game_kind.session_rules(), game, args.log_dir,
                        agent=_agent(args.bot_kind, f"{args.seed or game.hex()}/{i + 1}",
                                     getattr(args, "think", None), game_kind),
                        options=_options(args, None),
@@ -400,7 +402,7 @@ class GameOver(Exception):
 
 
 async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,
-                    rules=None, rules_for: Callable[[Game], object] | None = None) -> Node:
+                    rules=None, rules_for: Callable[[GameKit], object] | None = None) -> Node:
     """Join through any peer of the game (or rejoin from --resume LOG through any peer it
     knows: the address given, then every address kept beside the log) and play to the end.
     The game is the one the first hello names (`rules_for(game)` makes its rules, e.g. a
@@ -411,11 +413,11 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         check_resume_log(args.resume)
         other = unknown_rules(args.resume)
         if other is not None:
-            raise SystemExit("asv join: " + other_rules_reason(args.resume, other).replace(
+            raise UserError("asv join: " + other_rules_reason(args.resume, other).replace(
                 "cannot check", "cannot resume", 1).replace("check it with", "resume it with", 1))
         resumed = game_of_log(args.resume)
         if rules is None or rules.name != resumed.rules_name:
-            rules = rules_for(resumed) if rules_for is not None else resumed.rules()
+            rules = rules_for(resumed) if rules_for is not None else resumed.session_rules()
     rules = rules or AsvRules()
     peer = None
     new_key = getattr(args, "new_key", False)
@@ -426,10 +428,10 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         check_resume_seat(args.resume, identity.public_key_bytes, which)
         game = scan_log(args.resume).game
         if invite is not None and invite.game is not None and invite.game != game:
-            raise SystemExit(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
+            raise UserError(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
         peer = restore_peer(identity, rules, args.resume,
                             agent=_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}",
-                                         getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]))
+                                         getattr(args, "think", None), kit_for_rules(rules.name)))
         if peer.finished or peer.phase == "aborted":
             raise GameOver(peer, args.resume)
         printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")
@@ -438,17 +440,17 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         addresses = ([(invite.host, invite.port)] if invite is not None else []) + \
             [a for a in load_peers(args.resume) if invite is None or a != (invite.host, invite.port)]
         if not addresses:
-            raise SystemExit(f"asv join: no address of the game's peers is known for {args.resume}; "
+            raise UserError(f"asv join: no address of the game's peers is known for {args.resume}; "
                              "ask a player for theirs: asv join HOST:PORT --resume LOG")
     else:
         if args.log_dir is not None:
             writable_folder(args.log_dir, "join", "--log-dir")   # before the game is reached (SPEC §30)
         if invite is None or invite.game is None or invite.creator is None:
-            raise SystemExit("asv join: the invite needs the game id and the creator's fingerprint "
+            raise UserError("asv join: the invite needs the game id and the creator's fingerprint "
                              "(HOST:PORT/GAMEID/FINGERPRINT, as `asv host` prints it), or use --resume LOG")
         identity, which = choose_identity(args.key, new_key, args.name, "player")
         if identity.fingerprint == invite.creator:
-            raise SystemExit(f"asv join: the game's creator is you: its key is yours ({identity.fingerprint}). "
+            raise UserError(f"asv join: the game's creator is you: its key is yours ({identity.fingerprint}). "
                              "For a second seat on this machine add --new-key (or --key FILE).")
         game = invite.game
         addresses = [(invite.host, invite.port)]
@@ -459,7 +461,7 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     if args.resume:   # listen where this peer did before: the others kept that address (SPEC §29.15)
         options.port = resume_port(args.resume, options.host, options.port, game, identity.fingerprint)
     node = Node(identity, rules, game, args.log_dir,
-                agent=_agent(args.bot, tag, getattr(args, "think", None), by_rules_name(rules.name) or GAMES["asv"]),
+                agent=_agent(args.bot, tag, getattr(args, "think", None), kit_for_rules(rules.name)),
                 options=options, peer=peer, on_applied=_keeping(book, remembering(printer.applied)),
                 creator=None if invite is None else invite.creator,
                 choose_game=game_chooser(args, tag, rules_for))
@@ -568,7 +570,7 @@ def run_peer(command: str, flow) -> "Node | int":
         if user_error(exc, (KeyboardInterrupt,)) is not None:
             print(INTERRUPTED, file=sys.stderr)
             return 1
-        over = user_error(exc, (GameOver,))
+        over = user_error(exc, (GameOver, UserError))
         if over is not None:
             raise over from None
         err = user_error(exc)

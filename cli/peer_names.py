@@ -8,7 +8,7 @@ from p2p_asv.geometry import seat_colours
 
 from protocol.crypto import fingerprint
 
-from cli.games import by_rules_name
+from cli.games import kit_for_rules
 from cli.names_seen import name_seen, remember
 
 __all__ = ["colours_of", "seat_name", "namer", "remembering", "abort_line", "ABORT_NOTE"]
@@ -18,7 +18,7 @@ ABORT_NOTE = "abort: "   # how the session's own note of an abort begins (protoc
 
 def colours_of(session) -> tuple[str, ...]:
     """The seat colours of the session's game (SPEC §47.4)."""
-    game = by_rules_name(session.rules.name)
+    game = kit_for_rules(session.rules.name)
     return game.seat_colours(session.players) if game is not None else seat_colours(session.players)
 
 

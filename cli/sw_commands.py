@@ -2,6 +2,7 @@
 catalogue table; the commands call these behind `--game space-walk`."""
 from __future__ import annotations
 
+from cli.errors import UserError
 import json
 
 from space_walk.catalog import catalog
@@ -50,7 +51,7 @@ def seat_of(text: str, players: int) -> int:
         return colours.index(text.lower())
     if text.isascii() and text.isdigit() and int(text) < players:
         return int(text)
-    raise SystemExit(f"asv play: --seat must be 0..{players - 1} or one of {', '.join(colours)}")
+    raise UserError(f"asv play: --seat must be 0..{players - 1} or one of {', '.join(colours)}")
 
 
 def play_local(args, *, input=None, output=None, history=None) -> int:
@@ -70,7 +71,7 @@ def play_local(args, *, input=None, output=None, history=None) -> int:
     if len(names) == 1:
         names = names * (args.players - 1)
     if len(names) != args.players - 1 or any(n not in BOTS for n in names):
-        raise SystemExit(f"asv play: name {args.players - 1} bots from {', '.join(BOTS)}")
+        raise UserError(f"asv play: name {args.players - 1} bots from {', '.join(BOTS)}")
     kinds: list[str | None] = list(names)
     kinds.insert(seat, None)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)

@@ -8,6 +8,8 @@ from dataclasses import fields
 
 import pytest
 
+from cli.errors import UserError
+
 from p2p_asv.actions import DrawTile
 from p2p_asv.bots import BOTS, GreedyBot
 from p2p_asv.dealer import LocalDealer
@@ -227,8 +229,7 @@ def test_asv_selfplay_seats_a_search_bot_per_seat():
     args = build_parser().parse_args(["selfplay", "--bots", "search", "--think", "0.2"])
     assert bot_options(args)["think"] == 0.2 and callable(bot_options(args)["clock"])
     for bad in (["--iterations", "0"], ["--think", "0"], ["--bots", "search,deep"]):
-        with pytest.raises(SystemExit):
-            main(["selfplay", "--players", "2", "--bots", "search,greedy"] + bad)
+        assert main(["selfplay", "--players", "2", "--bots", "search,greedy"] + bad) == 1
 
 
 class _Budget(Exception):
@@ -266,7 +267,7 @@ def test_the_networked_bot_agent_and_the_host_flags_take_the_search_bot():
     state, views, _ = greedy_until(2, 8, 3)
     agent = _agent("search", "tag", 0.05)
     assert agent(state, views[0]) in {a.text() for a in legal_actions(state, views[0])}
-    with pytest.raises(SystemExit):
+    with pytest.raises(UserError):
         _agent("search", "tag", 0.0)
 
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import trio
 
-from cli.games import GAMES, game_of_log
+from cli.games import game_of_log, kit_for
 from cli.main import main
 from cli.net_peer import game_chooser, scoreboard
 from cli.games.space_walk.adapter import SpaceWalkRules, bot_agent
@@ -27,7 +27,7 @@ async def test_three_peers_play_space_walk_to_the_end(tmp_path):
     joiners = []
     for i in (1, 2):
         args = SimpleNamespace(bot="random")
-        asv_rules = GAMES["asv"].rules()     # a joiner need not know the game: the hello names it
+        asv_rules = kit_for("asv").session_rules()     # a joiner need not know the game: the hello names it
         joiners.append(Node(Identity.generate(f"j{i}"), asv_rules, game, tmp_path, agent=None,
                             options=NodeOptions(**options), choose_game=game_chooser(args, f"t/{i}"),
                             creator=creator.identity.fingerprint))

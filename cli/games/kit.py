@@ -1,0 +1,88 @@
+"""The game kit interface (SPEC §34): everything the rest of `cli/` may know about a game.
+
+A game is a pure engine package (no I/O) plus a kit package `cli/games/<game>/` whose module
+exposes `KIT`, an object with the members below; one line in `cli/games/__init__.py`
+registers it. The command, the REPL, network play and the log tools are written once
+against this interface and never name a game. The engine-facing part (the first block) is
+what the conformance suite drives; the rest is the command line's and the screen's.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["GameKit", "Bot", "Dealer", "KitBase", "session_agent"]
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: Any, view: Any) -> Any: ...
+
+
+class Dealer(Protocol):
+    def outcome(self, state: Any, views: list[Any]) -> Any: ...
+
+
+@runtime_checkable
+class GameKit(Protocol):
+    # -- the engine-facing part (the agreed minimum, /work/kit-interface.md) ---------------
+    key: str                          # the --game value: "asv"
+    title: str                        # "Amazing Space Venture"
+    min_players: int
+    max_players: int
+    rules_name: str                   # the session's `rules` (SPEC §26.2)
+    bot_kinds: tuple[str, ...]        # includes "random" and "greedy"
+    engine_errors: tuple[type[Exception], ...]   # what apply/parse raise for a refused action
+
+    def variant_configs(self, players: int) -> list[tuple[str, dict]]: ...
+    def new_state(self, players: int, config: dict) -> Any: ...
+    def to_move(self, state: Any) -> int: ...          # a seat, or CHANCE (-1)
+    def is_over(self, state: Any) -> bool: ...
+    def new_view(self, seat: int) -> Any: ...
+    def legal_actions(self, state: Any, view: Any) -> list: ...
+    def apply(self, state: Any, seat: int, action: Any) -> None: ...
+    def parse_action(self, text: str) -> Any: ...
+    def state_hash(self, state: Any) -> str: ...
+    def result(self, state: Any) -> dict: ...
+    def dealer(self, seed: int) -> Dealer: ...
+    def bot(self, kind: str, seed: str, *, think: float | None = None,
+            iterations: int | None = None) -> Bot: ...
+    def session_rules(self) -> Any: ...               # a protocol.session GameRules
+
+    # -- the command line -------------------------------------------------------------------
+    def seat_colours(self, players: int) -> tuple[str, ...]: ...
+    def agent(self, kind: str, seed: str, *, think: float | None = None,
+              iterations: int | None = None) -> Any: ...   # a session Agent for a bot seat
+    def check_players(self, players: int, command: str = "asv") -> None: ...
+
+
+def session_agent(bot: Bot, view_of=lambda view: view, thinks: bool = False):
+    """A session Agent (state, view) -> action text from a kit bot. `thinks`: the bot may
+    take long, so a networked peer runs it in a worker thread (SPEC §12.3)."""
+    def agent(state, view) -> str:
+        return bot.choose(state, view_of(view)).text()
+    agent.thinks = thinks
+    return agent
+
+
+class KitBase:
+    """What every kit derives the same way from its own members."""
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    thinking_bots: tuple[str, ...] = ()   # bot kinds that think for a while (search)
+
+    def agent(self, kind: str, seed: str, *, think: float | None = None, iterations: int | None = None):
+        return session_agent(self.bot(kind, seed, think=think, iterations=iterations),  # type: ignore[attr-defined]
+                             thinks=kind in self.thinking_bots)
+
+    def check_players(self, players: int, command: str = "asv") -> None:
+        from cli.errors import UserError
+        if not self.min_players <= players <= self.max_players:
+            raise UserError(f"{command}: {self.title} is for {self.min_players} to {self.max_players} "
+                            f"players, not {players}")
+
+    def __repr__(self) -> str:
+        return f"<kit {self.key}>"
+
