@@ -33,7 +33,7 @@ def session_rate(players: int) -> tuple[float, float]:
     import tempfile
 
     from cli.games import kit_for
-    from cli.local_peers import play_logged_game
+    from cli.netplay.local_peers import play_logged_game
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         summary = play_logged_game(players, 1, ["random"] * players, out, {}, which=kit_for("space-walk"))

@@ -1,4 +1,4 @@
-"""Entry point of the `asv` command: one subcommand per module in cli/, registered below."""
+"""Entry point of the `asv` command: one subcommand per module in cli/commands/, registered below."""
 from __future__ import annotations
 
 import argparse
@@ -16,18 +16,18 @@ EXIT_CLOSED_PIPE = 141
 # verify...): the shell's 128 + SIGINT (SPEC §30).
 EXIT_INTERRUPTED = 130
 
-# name -> module in cli/ that defines add_arguments(parser) and run(args) -> int
+# name -> module in cli/commands/ that defines add_arguments(parser) and run(args) -> int
 COMMANDS = {
-    "selfplay": "cmd_selfplay",
-    "demo": "cmd_demo",
-    "catalog": "cmd_catalog",
-    "keygen": "cmd_keygen",
-    "verify": "cmd_verify",
-    "log": "cmd_log",
-    "replay": "cmd_replay",
-    "play": "cmd_play",
-    "host": "cmd_host",
-    "join": "cmd_join",
+    "selfplay": "selfplay",
+    "demo": "demo",
+    "catalog": "catalog",
+    "keygen": "keygen",
+    "verify": "verify",
+    "log": "log",
+    "replay": "replay",
+    "play": "play",
+    "host": "host",
+    "join": "join",
 }
 
 
@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asv", description="Peer-to-peer Amazing Space Venture")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module_name in COMMANDS.items():
-        module = importlib.import_module(f"cli.{module_name}")
+        module = importlib.import_module(f"cli.commands.{module_name}")
         p = sub.add_parser(name, help=summary(module.__doc__), description=summary(module.__doc__))
         module.add_arguments(p)
         p.set_defaults(_module=module)

@@ -1,5 +1,5 @@
 """The local Space Walk seat driver: one human seat against bots in one process (SPEC §48.1).
-It offers the same methods as cli.local_game.LocalGame, so the Space Walk REPL can also run
+It offers the same methods as cli.repl.local.LocalGame, so the Space Walk REPL can also run
 over a network driver."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from space_walk.engine import apply, legal_actions, to_move
 from space_walk.orbit import COLOURS
 from space_walk.state import State, new_game
 
-from .local_game import seat_bot_kinds
-from .repl import Happened
+from cli.repl.local import seat_bot_kinds
+from cli.repl.loop import Happened
 
 MAX_EVENTS_BETWEEN_TURNS = 100_000  # bots that never hand back are a bug: fail loudly
 

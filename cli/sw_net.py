@@ -8,7 +8,7 @@ from space_walk import apply, legal_actions, parse_action
 from space_walk.orbit import COLOURS
 from space_walk.scoring import score
 
-from .repl import Happened
+from cli.repl.loop import Happened
 from cli.games.space_walk.adapter import SpaceWalkRules
 
 
@@ -85,7 +85,7 @@ class SwNetDriver:
 
     def resume_hint(self) -> str | None:
         """The command that brings this seat back (SPEC §29.7): the log and a peer's address."""
-        from .net_driver import peer_address
+        from cli.netplay.driver import peer_address
         if self.node.log_path is None:
             return None
         address = self.address

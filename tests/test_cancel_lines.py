@@ -7,9 +7,9 @@ from types import SimpleNamespace
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cli.narrate import Settled, before, settled, settled_line
-from cli.net_driver import RecordingRules
-from cli.repl import Happened, Repl
+from cli.games.asv.narrate import Settled, before, settled, settled_line
+from cli.netplay.driver import RecordingRules
+from cli.repl.loop import Happened, Repl
 from p2p_asv import actions as A
 from test_specials import example_nine, pass_window, shift_ready, special
 

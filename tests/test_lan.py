@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from cli.errors import UserError
-from cli.identity_file import choose_identity, user_key_path
-from cli.lan import announce, browse, invite_host, lan_address, mdns_interfaces
+from cli.netplay.identity_file import choose_identity, user_key_path
+from cli.netplay.lan import announce, browse, invite_host, lan_address, mdns_interfaces
 from protocol.crypto import Identity
 
 ROOT = Path(__file__).resolve().parents[1]

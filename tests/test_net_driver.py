@@ -1,4 +1,4 @@
-"""cli.net_driver.NetDriver's bookkeeping (SPEC §31.2-§31.3): every event the session applies
+"""cli.netplay.driver.NetDriver's bookkeeping (SPEC §31.2-§31.3): every event the session applies
 is told once, this seat's own actions included (their score lines), and a driver made for a
 game already under way (a resume) tells the game so far."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import trio
 
-from cli.narrate import before, score_lines
-from cli.net_driver import NetDriver, RecordingRules
-from cli.repl import Happened
+from cli.games.asv.narrate import before, score_lines
+from cli.netplay.driver import NetDriver, RecordingRules
+from cli.repl.loop import Happened
 from p2p_asv.dealer import LocalDealer
 from p2p_asv.engine import apply, legal_actions, parse_action, to_move
 from p2p_asv.setup import new_game

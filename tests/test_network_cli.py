@@ -10,8 +10,8 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from cli.main import build_parser
-from cli.net_driver import play_networked
-from cli.net_peer import parse_invite
+from cli.netplay.driver import play_networked
+from cli.netplay.peer import parse_invite
 from protocol.session import verify_log
 from cli.games.asv.adapter import AsvRules
 from log_helpers import verify_logs

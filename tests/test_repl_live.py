@@ -9,8 +9,8 @@ import time
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cli.local_game import LocalGame
-from cli.repl_live import LiveRepl, NoteWriter
+from cli.repl.local import LocalGame
+from cli.repl.live import LiveRepl, NoteWriter
 from p2p_asv.engine import to_move
 from p2p_asv.state import CHANCE
 

@@ -220,7 +220,7 @@ def test_the_search_bot_plays_every_variant_to_the_end(players, config):
 
 # -- everywhere a bot goes (SPEC §12.2, §12.3) ------------------------------------------------
 def test_asv_selfplay_seats_a_search_bot_per_seat():
-    from cli.cmd_selfplay import bot_list, bot_options
+    from cli.commands.selfplay import bot_list, bot_options
     from cli.main import build_parser, main
     args = build_parser().parse_args(["selfplay", "--bots", "search,greedy,greedy,greedy",
                                       "--iterations", "7"])
@@ -258,7 +258,7 @@ def test_asv_selfplay_log_dir_gives_the_search_bot_its_budget(flags, expect, tmp
 
 def test_the_networked_bot_agent_and_the_host_flags_take_the_search_bot():
     from cli.main import build_parser
-    from cli.net_peer import _agent
+    from cli.netplay.peer import _agent
     args = build_parser().parse_args(["host", "--seats", "3", "--bots", "2", "--bot-kind", "search",
                                       "--think", "0.05"])
     assert args.bot_kind == "search" and args.think == 0.05
@@ -272,8 +272,8 @@ def test_the_networked_bot_agent_and_the_host_flags_take_the_search_bot():
 
 
 def test_asv_play_puts_search_bots_in_the_other_seats():
-    from cli.cmd_play import bot_kinds
-    from cli.local_game import LocalGame
+    from cli.commands.play import bot_kinds
+    from cli.repl.local import LocalGame
     from cli.main import build_parser
     args = build_parser().parse_args(["play", "--bot", "search", "--think", "0.01"])
     assert bot_kinds(args.bots, 2, 1) == ["search", None] and args.think == 0.01

@@ -9,7 +9,7 @@ import trio
 
 from cli.games import game_of_log, kit_for
 from cli.main import main
-from cli.net_peer import game_chooser, scoreboard
+from cli.netplay.peer import game_chooser, scoreboard
 from cli.games.space_walk.adapter import SpaceWalkRules, bot_agent
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity
@@ -74,7 +74,7 @@ def test_the_repl_seat_plays_space_walk_over_the_network(tmp_path):
     from prompt_toolkit.input import create_pipe_input
 
     from cli.main import build_parser
-    from cli.net_driver import play_networked
+    from cli.netplay.driver import play_networked
     from test_space_walk_repl import ScriptedSwRepl
 
     args = build_parser().parse_args(["host", "--listen", "127.0.0.1", "--game", "space-walk", "--seats", "2", "--bots", "1",

@@ -7,9 +7,9 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cli.repl import default_history
+from cli.repl.loop import default_history
 from cli.sw_local import SwLocalGame
-from cli.sw_repl import SwCompleter, SwRepl
+from cli.games.space_walk.screen import SwCompleter, SwRepl
 
 
 class ScriptedSwRepl(SwRepl):
@@ -63,7 +63,7 @@ def test_completion_offers_the_legal_actions_and_help_topics():
 
 def test_ctrl_c_says_how_to_leave_as_in_the_main_repl():
     """Ctrl-C gave a fresh prompt and nothing else; like the main REPL it says how to leave."""
-    from cli.repl import CTRL_C
+    from cli.repl.loop import CTRL_C
     driver = SwLocalGame(2, 1, seed=3, bots=["random", None])
     with create_pipe_input() as pipe:
         pipe.send_text("\x03quit\r")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from typing import Sequence
 
-from cli import render
-from cli.turn_clock import game_options
+from cli.games.asv import render
+from cli.netplay.turn_clock import game_options
 from p2p_asv import actions as A
 from p2p_asv import engine
 from p2p_asv.bots import make_bot

@@ -120,7 +120,7 @@ class AsvKit(KitBase):
 
     def picture(self, state: GameState, *, caption: str = "", labels: list[str] | None = None) -> str:
         """The position as SVG text to share (SPEC §31.7): public state only."""
-        from cli.board_svg import board_svg
+        from cli.games.asv.svg.board import board_svg
         return board_svg(state, caption=caption, labels=labels)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from cli.turn_clock import game_options
+from cli.netplay.turn_clock import game_options
 from protocol.session import CHANCE, DeckRequest, GameRuleError
 from space_walk import SpaceWalkError, apply_text, new_game, parse_action, result, to_move
 from space_walk.bots import BOTS
@@ -87,5 +87,5 @@ def bot_agent(kind: str, seed: str):
 
 def render_board(state: State) -> str:
     """The orbit as a ring in plain text (`asv replay`, SPEC §47.6)."""
-    from cli.sw_render import render_board as ring
+    from cli.games.space_walk.render import render_board as ring
     return ring(state)

@@ -106,7 +106,7 @@ class SpaceWalkKit(KitBase):
 
     def picture(self, state: State, *, caption: str = "", labels: list[str] | None = None) -> str:
         """The orbit and scores as SVG text (SPEC §31.7): Space Walk hides nothing."""
-        from cli.sw_board_svg import board_svg
+        from cli.games.space_walk.board_svg import board_svg
         return board_svg(state, caption=caption, labels=labels)
 
 
