@@ -234,10 +234,12 @@ def test_the_space_walk_repl_saves_the_orbit(tmp_path):
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from cli.sw_local import SwLocalGame
-    from cli.games.space_walk.screen import SwRepl
+    from cli.games import kit_for
+    from cli.repl.local import LocalGame
+    from cli.repl.loop import Repl
     with create_pipe_input() as pipe:
-        repl = SwRepl(SwLocalGame(2, 0, seed=1), color=False, input=pipe, output=DummyOutput())
+        repl = Repl(LocalGame(2, 0, seed=1, kit=kit_for("space-walk")), color=False, input=pipe,
+                    output=DummyOutput())
         repl.handle(f"board --svg {tmp_path / 'orbit.svg'}")
         repl.handle("board --svg")
     said = "\n".join(repl.transcript)

@@ -66,7 +66,7 @@ def test_the_networked_repl_records_it_and_the_screen_prints_it():
     rules.apply_action(g.state, 1, "pass")
     event = rules.applied[-1]
     assert event.settled == (Settled("Acid Rain", 1, "Peace Talks", 0),)
-    driver = SimpleNamespace(state=lambda: g.state, seat=0, labels=["you", "bob"], legal=lambda: [])
+    driver = SimpleNamespace(kit=rules.kit, state=lambda: g.state, seat=0, labels=["you", "bob"], legal=lambda: [])
     with create_pipe_input() as pipe:
         repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
         repl.tell([Happened(1, A.Pass(), (), event.settled)])

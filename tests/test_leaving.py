@@ -41,7 +41,7 @@ async def test_a_connected_player_thinking_past_the_timeout_is_not_aborted_but_a
 async def test_a_seat_past_the_turn_clock_counts_as_gone_and_the_game_is_aborted(tmp_path):
     """SPEC §29.14: the host's clock is in the config; at zero the connected seat counts as
     gone, and after a further timeout the usual abort names it."""
-    from cli.netplay.peer import clocked
+    from cli.netplay.wiring import clocked
     game = os.urandom(16)
     with trio.fail_after(LIMIT):
         async with trio.open_nursery() as nursery:

@@ -8,7 +8,7 @@ import pytest
 import trio
 
 from cli.games.asv.adapter import AsvRules
-from cli.netplay.peer import parse_invite
+from cli.netplay.invite import parse_invite
 from net_helpers import Runner, bot_node, wait_until
 from protocol.log import sign_event
 from protocol.crypto import Identity

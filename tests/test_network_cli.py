@@ -11,7 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 
 from cli.main import build_parser
 from cli.netplay.driver import play_networked
-from cli.netplay.peer import parse_invite
+from cli.netplay.invite import parse_invite
 from protocol.session import verify_log
 from cli.games.asv.adapter import AsvRules
 from log_helpers import verify_logs

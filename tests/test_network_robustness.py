@@ -278,7 +278,7 @@ async def test_a_joiner_left_out_of_the_roster_is_told_and_disconnected(tmp_path
             await wait_until(lambda: failed)
             await wait_until(lambda: late.me not in joiner.mesh.peer_keys())
             await wait_until(lambda: creator.over and joiner.over)
-    from cli.netplay.peer import user_error
+    from cli.netplay.outcome import user_error
     assert isinstance(user_error(failed[0]), NotInRoster)
     for report in verify_logs([creator.log_path, joiner.log_path], AsvRules):
         assert report.exit_code == 0

@@ -10,8 +10,10 @@ import pytest
 import trio
 
 from cli.main import build_parser
-from cli.commands.net_args import DEFAULT_LISTEN, listen_host
-from cli.netplay.peer import Printer, _noting, _reach
+from cli.netplay.net_args import DEFAULT_LISTEN, listen_host
+from cli.netplay.join import _reach
+from cli.netplay.printer import Printer
+from cli.netplay.wiring import noting_book
 from cli.netplay.peer_book import (PeerBook, kept_entries, load_peer_keys, load_peers, own_listen, own_port,
                            save_peers)
 from cli.netplay.regather import SPARE_RANGE, resume_port, spare_ports
@@ -27,7 +29,7 @@ def test_a_peer_back_on_a_new_port_is_kept_for_a_later_resume(tmp_path):
                            mesh=SimpleNamespace(known_peers=lambda: list(known)))
     book, said = PeerBook(), []
     book.update(node)
-    note = _noting(book, node, said.append)
+    note = noting_book(book, node, said.append)
     known[0] = PeerAddress(b"b" * 32, "127.0.0.1", 33677)   # bob resumed: the mesh learnt it
     note("bob (ABCD) is back (gone 12 s)")
     assert said == ["bob (ABCD) is back (gone 12 s)"]

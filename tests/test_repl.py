@@ -500,7 +500,7 @@ def test_a_response_window_asks_its_question():
 
 def test_a_card_typed_by_its_handle_alone_is_named_for_the_notation(pipe):
     """Hands and prompts show cards as #N ("env #N / pass"): `env #92` plays #92:very-hot."""
-    from cli.repl.loop import name_handles
+    from cli.games.asv.screen import name_handles
     names = {92: "Very Hot!", 7: "Plasma Spores", 8: "Geo Traders"}.get
     assert name_handles("env #92", names) == "env #92:very-hot"
     assert name_handles("life #7 #8", names) == "life #7:plasma-spores #8:geo-traders"
@@ -529,7 +529,7 @@ def test_every_action_word_and_command_has_help(pipe):
     must lead somewhere)."""
     import inspect
     from cli.games.asv.help_topics import topic
-    from cli.repl.loop import ACTION_WORDS
+    from cli.games.asv.screen import ACTION_WORDS
     from cli.games.asv.info_commands import COMMANDS
     from p2p_asv import actions
     verbs = set(re.findall(r'verb == "([a-z-]+)"', inspect.getsource(actions.parse))) - {"chance"}

@@ -258,17 +258,17 @@ def test_asv_selfplay_log_dir_gives_the_search_bot_its_budget(flags, expect, tmp
 
 def test_the_networked_bot_agent_and_the_host_flags_take_the_search_bot():
     from cli.main import build_parser
-    from cli.netplay.peer import _agent
+    from cli.netplay.wiring import seat_agent
     args = build_parser().parse_args(["host", "--seats", "3", "--bots", "2", "--bot-kind", "search",
                                       "--think", "0.05"])
     assert args.bot_kind == "search" and args.think == 0.05
     args = build_parser().parse_args(["join", "127.0.0.1:1/00/00", "--bot", "search"])
     assert args.bot == "search" and args.think == 1.0
     state, views, _ = greedy_until(2, 8, 3)
-    agent = _agent("search", "tag", 0.05)
+    agent = seat_agent("search", "tag", 0.05)
     assert agent(state, views[0]) in {a.text() for a in legal_actions(state, views[0])}
     with pytest.raises(UserError):
-        _agent("search", "tag", 0.0)
+        seat_agent("search", "tag", 0.0)
 
 
 def test_asv_play_puts_search_bots_in_the_other_seats():

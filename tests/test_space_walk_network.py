@@ -9,7 +9,8 @@ import trio
 
 from cli.games import game_of_log, kit_for
 from cli.main import main
-from cli.netplay.peer import game_chooser, scoreboard
+from cli.netplay.printer import scoreboard
+from cli.netplay.wiring import game_chooser
 from cli.games.space_walk.adapter import SpaceWalkRules, bot_agent
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity

@@ -14,18 +14,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from cli.commands.arg_checks import positive_seconds, writable_folder
-from cli.games import add_game_argument, game_of, game_of_log
+from cli.arg_checks import positive_seconds, writable_folder
+from cli.games import add_game_argument, game_of, game_of_log, player_ranges
 from protocol.session import verify_log
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]   # the repository: cli/commands/demo.py
 DEMO_TIMEOUT = 900.0        # seconds for the whole game; a 4-peer demo takes well under a minute
 
 
 def add_arguments(parser) -> None:
     add_game_argument(parser)
     parser.add_argument("--players", type=int, default=4, metavar="N",
-                        help="bot peers: 1-4, space-walk 2-5 (default 4)")
+                        help=f"bot peers: {player_ranges()} (default 4)")
     parser.add_argument("--seed", type=int, default=1, metavar="S",
                         help="seed of the bots' choices (deals always come from a fresh joint shuffle)")
     parser.add_argument("--out", metavar="DIR", default=None,

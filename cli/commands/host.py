@@ -7,22 +7,24 @@ creator has no more say than anyone (SPEC §29.2-§29.3). Exit 0: finished;
 """
 from __future__ import annotations
 
-from p2p_asv.bots import BOTS
+from cli.games import all_bot_kinds, player_ranges
 
-from cli.commands.arg_checks import seconds_from_zero
+from cli.arg_checks import seconds_from_zero
 from cli.games import add_game_argument
-from cli.commands.net_args import add_common
-from cli.commands.variant_args import add_variant_arguments
-from cli.netplay.peer import Printer, exit_code, host_game, run_peer, scoreboard, write_timings
+from cli.netplay.net_args import add_common
+from cli.games.options import add_variant_arguments
+from cli.netplay.host import host_game
+from cli.netplay.outcome import exit_code, run_peer, write_timings
+from cli.netplay.printer import scoreboard, Printer
 
 
 def add_arguments(parser) -> None:
     add_game_argument(parser)
     parser.add_argument("--seats", type=int, default=2, metavar="N",
-                        help="players in the game, bots included: 1-4, space-walk 2-5 (default 2)")
+                        help=f"players in the game, bots included: {player_ranges()} (default 2)")
     parser.add_argument("--bots", type=int, default=0, metavar="N",
                         help="seats filled by bot peers started in this process (default 0)")
-    parser.add_argument("--bot-kind", choices=sorted(BOTS), default="greedy",
+    parser.add_argument("--bot-kind", choices=sorted(all_bot_kinds()), default="greedy",
                         help="kind of the --bots peers (default greedy; search thinks --think s a move)")
     parser.add_argument("--start-after", type=seconds_from_zero, default=None, metavar="SECONDS",
                         help="start with the players present once this long has passed, even if "

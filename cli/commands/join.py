@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import sys
 
-from cli.commands.arg_checks import positive_seconds
+from cli.arg_checks import positive_seconds
 from cli.commands.host import finish
 from cli.netplay.lan import browse, mdns_interfaces
-from cli.commands.net_args import add_common, listen_host
+from cli.netplay.net_args import add_common, listen_host
 from cli.netplay.regather import DEFAULT_RESUME_WAIT
-from cli.netplay.peer import GameOver, Printer, join_game, run_peer, scoreboard
+from cli.netplay.join import join_game
+from cli.netplay.outcome import run_peer, GameOver
+from cli.netplay.printer import scoreboard, Printer
 
 BROWSE_SECONDS = 3.0
 

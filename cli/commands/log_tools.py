@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from p2p_asv.geometry import seat_colours
 from protocol.crypto import fingerprint
 from protocol.log.logfile import LOG_MAGIC
 
@@ -41,10 +40,10 @@ def cannot_read(path, reason: str) -> str:
     return reason if reason.startswith(prefix) else prefix + reason
 
 
-def players(session, colours_for=seat_colours) -> list[str]:
+def players(session, colours_for) -> list[str]:
     """'blue alice (MFRG-…)' per seat once the seats are drawn, else per lobby place;
     the fingerprint alone when the log carries no name. `colours_for(n)`: the game's seat
-    colours (Amazing Space Venture's by default)."""
+    colours (its kit's seat_colours)."""
     if session is None:
         return []
     keys = session.seat_keys or session.roster or []

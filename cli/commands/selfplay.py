@@ -1,31 +1,27 @@
 """Play complete games between bots in one process and print one JSON line per game."""
 from __future__ import annotations
 
-from cli.errors import UserError
 import json
-import sys
 import time
 
-from p2p_asv.bots import BOTS
-from p2p_asv.search import DEFAULT_ITERATIONS
-from p2p_asv.selfplay import play_game
-
-from cli.commands.arg_checks import at_least_one, writable_folder
-from cli.games import add_game_argument, game_of
-from cli.commands.variant_args import add_variant_arguments, config_from
+from cli.arg_checks import at_least_one, writable_folder
+from cli.errors import UserError
+from cli.games import add_game_argument, default_kit, game_of, player_ranges
+from cli.games.options import add_variant_arguments, config_from
 
 
 def add_arguments(parser) -> None:
     add_game_argument(parser)
     parser.add_argument("--players", type=int, default=4, metavar="N",
-                        help="seats: 1-4 for asv, 2-5 for space-walk (default 4)")
+                        help=f"seats: {player_ranges()} (default 4)")
     parser.add_argument("--games", type=at_least_one, default=1, metavar="G", help="games to play (default 1)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the first game; game i uses S+i")
     parser.add_argument("--bots", default="greedy",
-                        help=f"comma-separated bot kinds by seat ({', '.join(BOTS)}); one name fills every seat")
+                        help=f"comma-separated bot kinds by seat ({', '.join(default_kit().bot_kinds)}); "
+                             "one name fills every seat")
     parser.add_argument("--iterations", type=int, default=None, metavar="N",
-                        help=f"search bot iterations a decision (default {DEFAULT_ITERATIONS}; "
+                        help=f"search bot iterations a decision (default {default_kit().default_iterations}; "
                              "reproducible, unlike --think)")
     parser.add_argument("--think", type=float, default=None, metavar="S",
                         help="search bot seconds a decision instead (results then depend on the machine)")
@@ -36,7 +32,8 @@ def add_arguments(parser) -> None:
     add_variant_arguments(parser)
 
 
-def bot_list(text: str, players: int, bots=tuple(BOTS)) -> list[str]:
+def bot_list(text: str, players: int, bots=None) -> list[str]:
+    bots = default_kit().bot_kinds if bots is None else bots
     kinds = text.split(",")
     if len(kinds) == 1:
         kinds = kinds * players
@@ -73,16 +70,7 @@ def run(args) -> int:
                                               which=game, think=args.think, iterations=args.iterations),
                              sort_keys=True), flush=True)
         return 0
-    if game.key == "space-walk":
-        from cli.games.space_walk.commands import selfplay_lines
-        for line in selfplay_lines(args.players, args.seed, args.games, kinds, config):
-            print(line, flush=True)
-        return 0
     for i in range(args.games):
-        _, summary = play_game(args.players, args.seed + i, kinds, config=config, bot_options=options)
-        keep = ("seed", "players", "turns", "events", "scores", "winner", "winners", "title",
-                "state_hash", "bots", "cards_played")
-        if config:
-            keep += ("victory", "team_scores") if "team_scores" in summary else ("victory",)
-        print(json.dumps({k: summary[k] for k in keep}, sort_keys=True), flush=True)
+        print(json.dumps(game.selfplay(args.players, args.seed + i, kinds, config, options), sort_keys=True),
+              flush=True)
     return 0

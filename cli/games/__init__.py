@@ -10,7 +10,8 @@ from pathlib import Path
 
 from .kit import GameKit
 
-__all__ = ["GameKit", "DEFAULT_KEY", "all_kits", "kit_for", "kit_for_rules", "add_game_argument", "game_of",
+__all__ = ["GameKit", "DEFAULT_KEY", "all_kits", "kit_for", "kit_for_rules", "default_kit", "all_bot_kinds",
+           "player_ranges", "add_game_argument", "game_of",
            "game_of_log", "unknown_rules", "other_rules_reason", "rules_name_of_log"]
 
 DEFAULT_KEY = "asv"
@@ -42,6 +43,24 @@ def kit_for_rules(rules_name: str | None) -> GameKit | None:
         if kit.rules_name == rules_name:
             return kit
     return None
+
+
+def default_kit() -> GameKit:
+    return kit_for(DEFAULT_KEY)
+
+
+def all_bot_kinds() -> list[str]:
+    """Every bot kind of any game, the default game's first (for --bot and --bot-kind)."""
+    kinds: list[str] = []
+    for kit in all_kits():
+        kinds += [k for k in kit.bot_kinds if k not in kinds]
+    return kinds
+
+
+def player_ranges() -> str:
+    """The player counts of every game for a --players help: "1-4; space-walk 2-5"."""
+    return "; ".join(f"{'' if kit.key == DEFAULT_KEY else kit.key + ' '}{kit.min_players}-{kit.max_players}"
+                     for kit in all_kits())
 
 
 def add_game_argument(parser) -> None:

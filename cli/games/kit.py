@@ -8,9 +8,21 @@ what the conformance suite drives; the rest is the command line's and the screen
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["GameKit", "Bot", "Dealer", "KitBase", "session_agent"]
+__all__ = ["GameKit", "Bot", "Dealer", "Happened", "KitBase", "session_agent"]
+
+
+@dataclass(frozen=True)
+class Happened:
+    """One event applied, as the screen tells it: seat CHANCE (-1) for a deck operation.
+    `notes` are the lines the event earns besides its own (score changes with their reasons,
+    SPEC §31.3); `settled` what it cancelled or redirected (the game's own records)."""
+    seat: int
+    action: object
+    notes: tuple[str, ...] = ()
+    settled: tuple = ()
 
 
 class Bot(Protocol):
@@ -55,6 +67,12 @@ class GameKit(Protocol):
               iterations: int | None = None) -> Any: ...   # a session Agent for a bot seat
     def check_players(self, players: int, command: str = "asv") -> None: ...
 
+    # -- the screen ---------------------------------------------------------------------------
+    def copy_state(self, state: Any) -> Any: ...
+    def before(self, state: Any) -> Any: ...          # what `happened` compares with
+    def happened(self, was: Any, state: Any, seat: int, action: Any) -> Happened: ...
+    def screen(self, repl: Any) -> Any: ...           # the game's part of the REPL (cli.repl.Screen)
+
 
 def session_agent(bot: Bot, view_of=lambda view: view, thinks: bool = False):
     """A session Agent (state, view) -> action text from a kit bot. `thinks`: the bot may
@@ -82,6 +100,15 @@ class KitBase:
         if not self.min_players <= players <= self.max_players:
             raise UserError(f"{command}: {self.title} is for {self.min_players} to {self.max_players} "
                             f"players, not {players}")
+
+    def copy_state(self, state):
+        return state.clone()
+
+    def before(self, state):
+        return None
+
+    def happened(self, was, state, seat: int, action) -> Happened:
+        return Happened(seat, action)
 
     def __repr__(self) -> str:
         return f"<kit {self.key}>"

@@ -1,4 +1,5 @@
-"""The REPL seat on the network (SPEC §29.5): a SeatDriver whose game runs in a Node.
+"""The REPL seat on the network (SPEC §29.5): a SeatDriver whose game runs in a Node, one
+driver for every game (through its kit, SPEC §34).
 
 trio runs the peer (mesh, session, log) in a background thread; the prompt_toolkit REPL
 runs in the main thread and talks to it only through trio.from_thread, so the session is
@@ -14,44 +15,49 @@ from copy import deepcopy
 
 import trio
 
-from p2p_asv.engine import apply, legal_actions, parse_action
-from p2p_asv.errors import EngineError
 from protocol.errors import ProtocolError
-from p2p_asv.geometry import seat_colours
-from p2p_asv.state import CHANCE
 
-from cli.games.asv.adapter import AsvRules
-from cli.netplay.error_lines import error_line
 from cli.errors import UserError
-from cli.netplay.peer import INTERRUPTED, GameOver, Printer, exit_code, host_game, join_game, user_error
-from cli.games.asv.narrate import before, score_lines, settled
+from cli.games import DEFAULT_KEY, GameKit, game_of, kit_for
+from cli.games.kit import Happened
+from cli.netplay.error_lines import error_line
+from cli.netplay.host import host_game
+from cli.netplay.join import join_game
+from cli.netplay.outcome import exit_code, user_error, GameOver, INTERRUPTED
+from cli.netplay.printer import Printer
 from cli.netplay.peer_names import ABORT_NOTE, abort_line
 from cli.netplay.turn_clock import TurnClock
-from cli.repl.loop import Happened, default_history, use_colour
 from cli.repl.live import LiveRepl, NoteWriter, UiSink
+from cli.repl.loop import default_history, use_colour
 
 __all__ = ["RecordingRules", "NetDriver", "play_networked"]
 
 STARTED = ("play", "done", "aborted")
 
 
-class PeerStopped(EngineError):
+class PeerStopped(Exception):
     """An action could not be sent: the peer stopped or the game moved on (nothing changed)."""
 
 
-class RecordingRules(AsvRules):
-    """AsvRules that remember every event the session applies (seat, action and the score
-    lines it earned), so the REPL can tell the human what the seats and the decks did."""
+class RecordingRules:
+    """A game's session rules that remember every event the session applies (seat, action
+    and what the kit says it earned), so the REPL can tell the human what the seats and the
+    decks did. Everything else is the kit's own rules'."""
 
-    def __init__(self) -> None:
+    def __init__(self, kit: GameKit | None = None) -> None:
+        self.kit = kit = kit or kit_for(DEFAULT_KEY)
+        self.rules = kit.session_rules()
+        self.name = self.rules.name
         self.applied: list[Happened] = []
 
-    def apply_action(self, state, seat: int, text: str) -> None:
-        was = before(state)
-        super().apply_action(state, seat, text)
-        action = parse_action(text)
-        self.applied.append(Happened(seat, action, score_lines(was, state, action),
-                                     settled(was, state, action, seat)))
+    def __getattr__(self, name: str):
+        return getattr(self.rules, name)
+
+    def apply_action(self, state, seat: int, action, *more) -> None:
+        was = self.kit.before(state)
+        self.rules.apply_action(state, seat, action, *more)
+        parsed = self.kit.parse_action(action) if isinstance(action, str) else action
+        self.applied.append(self.kit.happened(was, state, seat, parsed))
 
 
 class NetDriver:
@@ -59,6 +65,7 @@ class NetDriver:
 
     def __init__(self, node, token, rules: RecordingRules, address: str | None = None) -> None:
         self.node, self.token, self.rules = node, token, rules
+        self.kit = rules.kit
         self.address = address          # a peer's HOST:PORT to resume through
         self._sink = None
         self._absent_shown: dict[bytes, bool] = {}
@@ -72,14 +79,14 @@ class NetDriver:
         self.seat = s.seat
         names = [s.names[s.roster.index(k)] for k in s.seat_keys]
         self.labels = ["you" if i == self.seat else names[i] for i in range(s.players)]
-        self.colours = list(seat_colours(s.players))
+        self.colours = list(self.kit.seat_colours(s.players))
 
     def _sync(self, fn, *args):
         return trio.from_thread.run_sync(fn, *args, trio_token=self.token)
 
     def _take(self):
         s = self.node.session
-        return (s.state.clone(), deepcopy(s.view), s.pending_obligation() == "action", self.node.over,
+        return (self.kit.copy_state(s.state), deepcopy(s.view), s.pending_obligation() == "action", self.node.over,
                 list(self.rules.applied[self._seen:]))
 
     def _refresh(self) -> None:
@@ -108,13 +115,14 @@ class NetDriver:
         """Legal actions of this seat, once per snapshot (the prompt asks on every redraw)."""
         snap = self._snap
         if getattr(self, "_legal_of", None) is not snap:
-            self._legal = legal_actions(snap[0], snap[1]) if snap[2] else []
+            self._legal = self.kit.legal_actions(snap[0], snap[1]) if snap[2] else []
             self._legal_of = snap
         return self._legal
 
     def submit(self, action) -> None:
-        """Check the action on a copy (EngineError says why, nothing changes), then write it."""
-        apply(self.state().clone(), self.seat, action)
+        """Check the action on a copy (a kit engine error says why, nothing changes), then
+        write it; PeerStopped when it could not be sent."""
+        self.kit.apply(self.kit.copy_state(self.state()), self.seat, action)
         try:
             trio.from_thread.run(self.node.submit, action.text(), trio_token=self.token)
         except trio.RunFinishedError:   # the peer stopped (the game ended meanwhile)
@@ -264,18 +272,14 @@ def interrupted(outcome: dict, worker: threading.Thread) -> int:
     return 1
 
 
-def recording_rules(game):
-    """The REPL's recording rules for `game` (a cli.games.Game)."""
-    if game.key == "space-walk":
-        from cli.sw_net import SwRecordingRules
-        return SwRecordingRules()
-    return RecordingRules()
+def recording_rules(game: GameKit) -> RecordingRules:
+    """The REPL's recording rules for `game`."""
+    return RecordingRules(game)
 
 
 def play_networked(args, *, host: bool, input=None, output=None, history=None, color=None,
                    repl_class=LiveRepl, **repl_options) -> int:
     """`asv host` / `asv join` with a human seat: lobby in trio, then the REPL."""
-    from cli.games import DEFAULT_KEY, game_of, kit_for
     rules = recording_rules(game_of(args) if host else kit_for(DEFAULT_KEY))
     printer = Printer(turns=False)
     handoff: queue.Queue = queue.Queue()
@@ -338,13 +342,7 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
               f"asv {command}: the peer stopped before the game began: {error}", file=sys.stderr)
         return 1
     printer.out = None                   # from here the REPL tells the story
-    if isinstance(node.rules, RecordingRules):
-        driver = NetDriver(node, token, node.rules, address=peer_address(args, None))
-    else:  # Space Walk: its own driver and (turn-by-turn) REPL (SPEC §48)
-        from cli.sw_net import SwNetDriver
-        from cli.games.space_walk.screen import SwRepl
-        driver = SwNetDriver(node, token, node.rules, address=peer_address(args, None))
-        repl_class = SwRepl if repl_class is LiveRepl else repl_class
+    driver = NetDriver(node, token, node.rules, address=peer_address(args, None))
     use_color = use_colour(args.no_color) if color is None else color
     if repl_class is LiveRepl and getattr(args, "auto_pass", False):
         repl_options.setdefault("auto_pass", True)
@@ -358,10 +356,7 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         hint = driver.resume_hint()
         if hint:
             repl.say("your log keeps every event written so far; come back with:")
-            if hasattr(repl, "say_command"):   # never wrapped, to be copied whole
-                repl.say_command(hint)
-            else:                              # the Space Walk REPL (SPEC §48)
-                repl.say(f"  {hint}")
+            repl.say_command(hint)   # never wrapped, to be copied whole
         try:
             trio.from_thread.run_sync(outcome["scope"].cancel, trio_token=token)
         except trio.RunFinishedError:

@@ -4,11 +4,9 @@ seats are known (the lobby) a key is named by the name it used in an earlier gam
 with its fingerprint (SPEC §32.4); the fingerprint alone is the last resort."""
 from __future__ import annotations
 
-from p2p_asv.geometry import seat_colours
-
 from protocol.crypto import fingerprint
 
-from cli.games import kit_for_rules
+from cli.games import default_kit, kit_for_rules
 from cli.netplay.names_seen import name_seen, remember
 
 __all__ = ["colours_of", "seat_name", "namer", "remembering", "abort_line", "ABORT_NOTE"]
@@ -18,8 +16,8 @@ ABORT_NOTE = "abort: "   # how the session's own note of an abort begins (protoc
 
 def colours_of(session) -> tuple[str, ...]:
     """The seat colours of the session's game (SPEC §47.4)."""
-    game = kit_for_rules(session.rules.name)
-    return game.seat_colours(session.players) if game is not None else seat_colours(session.players)
+    game = kit_for_rules(session.rules.name) or default_kit()
+    return game.seat_colours(session.players)
 
 
 def seat_name(session, key: bytes) -> str | None:

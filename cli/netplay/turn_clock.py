@@ -12,24 +12,9 @@ from __future__ import annotations
 
 import time
 
-__all__ = ["CLOCK_KEY", "MIN_CLOCK", "MAX_CLOCK", "game_options", "TurnClock"]
+from cli.games.table import CLOCK_KEY, MAX_CLOCK, MIN_CLOCK, check_clock, game_options
 
-CLOCK_KEY = "turn_clock"
-MIN_CLOCK, MAX_CLOCK = 5, 86400
-
-
-def check_clock(seconds: object) -> int:
-    if type(seconds) is not int or not MIN_CLOCK <= seconds <= MAX_CLOCK:
-        raise ValueError(f"turn_clock must be whole seconds from {MIN_CLOCK} to {MAX_CLOCK}, not {seconds!r}")
-    return seconds
-
-
-def game_options(config: dict) -> dict:
-    """The config without the table's own options (checked here), for the engine."""
-    if CLOCK_KEY in config:
-        check_clock(config[CLOCK_KEY])
-        config = {k: v for k, v in config.items() if k != CLOCK_KEY}
-    return config
+__all__ = ["CLOCK_KEY", "MIN_CLOCK", "MAX_CLOCK", "check_clock", "game_options", "TurnClock"]
 
 
 class TurnClock:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from cli.games.asv import render
 from cli.picture.svg_doc import el, label, num
 
-# SPEC §31.6's seat colours, and Solarized violet for Space Walk's fifth seat.
-SEAT_FILL = {**{colour: style.split(":")[1] for colour, style in render.STYLE.items()}, "purple": "#6c71c4"}
+# SPEC §31.6's seat colours (the Solarized accents the terminal uses), and Solarized violet
+# for a fifth seat.
+SEAT_FILL = {"blue": "#268bd2", "yellow": "#b58900", "green": "#859900", "red": "#dc322f", "purple": "#6c71c4"}
+LETTER = {colour: colour[0].upper() for colour in SEAT_FILL}   # a seat's letter: its colour's initial
 # Letters on a seat's fill: dark on the light yellow and green, white on the others.
 SEAT_INK = {"blue": "#ffffff", "yellow": "#1b1400", "green": "#141a00", "red": "#ffffff", "purple": "#ffffff"}
 PLANET_FILL = "#e2dccb"        # pale sand: apart from every seat colour, yellow included
@@ -66,7 +67,7 @@ def ship(parent: ET.Element, x: float, y: float, colour: str, text: str, kind: s
 def _piece(parent: ET.Element, kind: str, x: float, y: float, colour: str, title: str,
            scale: float) -> ET.Element:
     g = el(parent, "g", class_=f"piece {kind}", data_kind=kind, data_seat=colour,
-           data_label=render.LETTER[colour], transform=_place(x, y, scale))
+           data_label=LETTER[colour], transform=_place(x, y, scale))
     el(g, "title", title)
     return g
 
@@ -77,7 +78,7 @@ def station(parent: ET.Element, x: float, y: float, colour: str, title: str,
     g = _piece(parent, "station", x, y, colour, title, scale)
     el(g, "polygon", points="0,-9 8,-4.5 8,4.5 0,9 -8,4.5 -8,-4.5", fill=SEAT_FILL[colour],
        stroke="#f4f6fb", stroke_width=1.2)
-    _letter(g, 0, 0, render.LETTER[colour], colour)
+    _letter(g, 0, 0, LETTER[colour], colour)
     return g
 
 
@@ -87,7 +88,7 @@ def probe(parent: ET.Element, x: float, y: float, colour: str, title: str,
     g = _piece(parent, "probe", x, y, colour, title, scale)
     el(g, "polygon", points="0,-9 9,0 0,9 -9,0", fill=SEAT_FILL[colour], stroke="#f4f6fb",
        stroke_width=1.2)
-    _letter(g, 0, 0, render.LETTER[colour], colour, 8)
+    _letter(g, 0, 0, LETTER[colour], colour, 8)
     return g
 
 
@@ -96,7 +97,7 @@ def pirate(parent: ET.Element, x: float, y: float, colour: str, title: str,
     """A pirate: a black disk ringed in the seat colour, the seat's letter in white."""
     g = _piece(parent, "pirate", x, y, colour, title, scale)
     el(g, "circle", cx=0, cy=0, r=8, fill="#0b0b0b", stroke=SEAT_FILL[colour], stroke_width=3)
-    label(g, 0, 3.2, render.LETTER[colour], 9, fill="#ffffff", anchor="middle", weight="bold",
+    label(g, 0, 3.2, LETTER[colour], 9, fill="#ffffff", anchor="middle", weight="bold",
           class_="letter")
     return g
 
@@ -124,7 +125,7 @@ def planet(parent: ET.Element, x: float, y: float, value: int, *, owner: str | N
     if owner:
         # the badge sits on the planet's east rim, clear of the rows of pieces above and below
         el(g, "circle", cx=r, cy=0, r=6.5, fill="#f4f6fb", stroke=SEAT_FILL[owner], stroke_width=1.5)
-        label(g, r, 3.2, render.LETTER[owner], 9, fill="#101010", anchor="middle", weight="bold",
+        label(g, r, 3.2, LETTER[owner], 9, fill="#101010", anchor="middle", weight="bold",
               class_="letter")
     return g
 

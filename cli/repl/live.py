@@ -1,5 +1,5 @@
-"""The live REPL of a networked seat (SPEC §31.2): the prompt stays open while the others
-play; their events are printed above it as they are applied.
+"""The live REPL of a networked seat (SPEC §31.2), for every game: the prompt stays open
+while the others play; their events are printed above it as they are applied.
 
 prompt_toolkit runs the prompt on an asyncio loop in the main thread (`prompt_async`
 under `patch_stdout`, printing through `run_in_terminal` so the prompt is redrawn below
@@ -14,10 +14,8 @@ import threading
 
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from cli.games.asv import narrate
-
-from cli.games.asv import render
-from cli.repl.loop import CTRL_C, Repl
+from cli.repl.loop import CTRL_C, LEAVE, Repl
+from cli.terminal import plain
 
 __all__ = ["LiveRepl", "UiSink", "NoteWriter"]
 
@@ -34,17 +32,6 @@ class GameEnded(Exception):
     """Ends the open prompt when the game is over."""
 
 
-class _Leave:
-    """The confirmed answer to 'leave the game?'."""
-
-    @staticmethod
-    def text() -> str:
-        return "quit"
-
-
-LEAVE = _Leave()
-
-
 class LiveRepl(Repl, UiSink):
     """Repl whose prompt is always open. The driver must offer `poll()` (events applied
     since the last call, without waiting) and `attach(sink)`; `resume_hint()` is optional."""
@@ -58,7 +45,7 @@ class LiveRepl(Repl, UiSink):
         self._auto_step: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
-        self._board_turn = -1          # the turn whose start this seat's board was shown for
+        self._board_turn = None        # the turn whose start this seat's board was shown for
         self._asked: str | None = None  # the question last put to this seat
         self._lock = threading.Lock()
 
@@ -112,7 +99,7 @@ class LiveRepl(Repl, UiSink):
             self.say("left the game")
             return 0
         self.update()
-        if getattr(self.driver.state(), "over", True):
+        if self.kit.is_over(self.driver.state()):
             self.finish()
         else:   # aborted or halted: no winner to name; say why once (an abort's line is held till here)
             reason = getattr(self.driver, "end_reason", lambda: None)()
@@ -165,40 +152,38 @@ class LiveRepl(Repl, UiSink):
         if first and len(events) > self.RECENT:
             earlier, events = events[:-self.RECENT], events[-self.RECENT:]
             for event in earlier:
-                self.happened.extend(render.plain(line).rstrip("\n")
+                self.happened.extend(plain(line).rstrip("\n")
                                      for line in self.describe(event, own_echoed=False))
             self.say(f"({len(earlier)} earlier events; history N shows the last N lines)")
         self.tell(events, own_echoed=not first)   # on (re)joining, this seat's own moves too
-        state = self.driver.state()
-        asked = narrate.question(state, self.driver.seat, self.driver.legal())
+        asked = None if self.driver.is_over() else self.screen.question()
         if asked is not None and asked != self._asked:
             self.say(f"-- {asked} --", "bold")     # the prompt asks too; this line stays
         self._asked = asked
-        if state.active == self.driver.seat and state.turn != self._board_turn and self.driver.legal():
-            self._board_turn = state.turn
+        turn = None if self.driver.is_over() else self.screen.turn_start()
+        if turn is not None and turn[0] != self._board_turn:
+            self._board_turn = turn[0]
             self.show_board()
-            self.say(f"-- your turn (turn {state.turn}) --", "bold")
+            self.say(f"-- your turn ({turn[1]}) --", "bold")
         self._redraw()
         self._schedule_auto_pass()
 
     # -- --auto-pass (SPEC §14.2: a client setting; the log holds an ordinary pass) -----------
     def _only_pass(self) -> bool:
         """A window asks this seat and pass is all it may answer (no card of its hand fits)."""
-        legal = self.driver.legal()
-        return (bool(getattr(self.driver.state(), "polls", None)) and len(legal) == 1
-                and legal[0].text() == "pass" and self.confirm is None)
+        return self.confirm is None and self.screen.only_pass()
 
     def _schedule_auto_pass(self) -> None:
         if not self.auto_pass or self._loop is None or self.driver.is_over() or not self._only_pass():
             return
-        step = self.driver.state().step
+        step = self.kit.state_hash(self.driver.state())
         if self._auto_step != step:
             self._auto_step = step
             self._loop.call_later(self.AUTO_PASS_SECONDS, self._auto_pass, step)
 
     def _auto_pass(self, step: int) -> None:
         """Pass for this seat if it is still asked the same thing with nothing else to play."""
-        if self.driver.is_over() or self.driver.state().step != step or not self._only_pass():
+        if self.driver.is_over() or self.kit.state_hash(self.driver.state()) != step or not self._only_pass():
             return
         self.say("(auto-pass: no card of yours fits)")
         self.play(self.driver.legal()[0])
@@ -215,26 +200,7 @@ class LiveRepl(Repl, UiSink):
 
     def leave(self) -> bool:
         """`quit` in a live game asks first and says how to come back (SPEC §31.2)."""
-        if self.driver.is_over():
-            return False
-        hint = getattr(self.driver, "resume_hint", lambda: None)()
-        self.confirm = ("leave the game?", LEAVE)
-        self.say("The others cannot go on without you until you come back"
-                 + ("; come back with:" if hint else "."))
-        if hint:
-            self.say_command(hint)
-        self.say("y or quit: leave, else stay.")
-        return True
-
-    def handle(self, line: str) -> bool:
-        if self.confirm is not None and self.confirm[1] is LEAVE:
-            self.confirm = None
-            if line.strip().lower() in ("y", "yes", "quit", "exit"):
-                return False
-            self.say("staying in the game")
-            if line.strip().lower() in ("", "n", "no"):
-                return True
-        return super().handle(line)
+        return self.ask_to_leave()
 
 
 class NoteWriter:

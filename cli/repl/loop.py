@@ -1,19 +1,20 @@
-"""The REPL seat (SPEC §31): a prompt_toolkit loop that turns typed notation into actions.
+"""The REPL seat (SPEC §31): one prompt_toolkit loop, for every game, that turns typed
+notation into actions.
 
 The game source is a SeatDriver: the local driver (cli.repl.local) runs bots and a local
-dealer in this process; the network driver (cli.netplay.driver) implements the same methods and
-the live loop (cli.repl.live) besides. The read-only commands are in cli.games.asv.info_commands. The REPL holds
-no rules: it parses with engine.parse_action, offers engine.legal_actions for completion and
-prints what the engine says when it refuses an action.
+dealer in this process; the network driver (cli.netplay.driver) implements the same methods
+and the live loop (cli.repl.live) besides. Everything a game shows or explains comes from its
+screen (`driver.kit.screen(driver, repl)`, SPEC §34): the board, the prompt, the toolbar, the
+lines an event earns, help, the legal list and its own read-only commands. The REPL holds no
+rules: it parses with the kit, offers the legal actions for completion and says what the
+engine says when it refuses an action.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
 import textwrap
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Protocol
 
@@ -23,73 +24,54 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
-from p2p_asv import actions as A
-from p2p_asv.cards import CARDS
-from p2p_asv.endgame import result
-from p2p_asv.errors import EngineError
-from p2p_asv.engine import parse_action
-from p2p_asv.state import CHANCE, GameState
-from p2p_asv.tiles import TILE_BY_ID
-from p2p_asv.view import PlayerView
+from cli.games.kit import GameKit, Happened
+from cli.picture.svg_doc import save_picture
+from cli.terminal import natural_key, plain
 
-from cli.games.asv import explain
-
-from cli.games.asv import narrate
-
-from cli.games.asv import render
-from cli.games.asv.narrate import natural_key
-from cli.games.asv.info_commands import COMMANDS, InfoCommands, note_of
-
-
-@dataclass(frozen=True)
-class Happened:
-    """One event applied: seat CHANCE (-1) for a deck operation. `notes` are the lines the
-    event earns besides its own (score changes with their reasons, SPEC §31.3); `settled` the
-    Special Actions it cancelled or redirected (narrate.Settled, SPEC §31.3)."""
-    seat: int
-    action: object
-    notes: tuple[str, ...] = ()
-    settled: tuple = ()
+__all__ = ["Repl", "SeatDriver", "ActionCompleter", "Happened", "default_history", "use_colour", "fit",
+           "natural_key", "CTRL_C", "LEAVE"]
 
 
 class SeatDriver(Protocol):
-    """What the REPL needs from a game source (local bots now, network peers later)."""
+    """What the REPL needs from a game source (local bots, or network peers)."""
+    kit: GameKit
     seat: int
     labels: list[str]            # who sits in each seat, e.g. "you", "greedy bot", a peer name
 
-    def state(self) -> GameState: ...
-    def view(self) -> PlayerView: ...
+    def state(self): ...
+    def view(self): ...
     def legal(self) -> list: ...                    # legal actions of this seat now
-    def submit(self, action) -> None: ...           # raises EngineError; state kept on refusal
+    def submit(self, action) -> None: ...           # raises a kit engine error; state kept on refusal
     def wait_for_turn(self) -> list[Happened]: ...  # until this seat is due or the game is over
     def is_over(self) -> bool: ...
 
 
 class ActionCompleter(Completer):
-    """Completes the whole line to a legal action (or a command, or a card name after help)."""
+    """Completes the whole line to a legal action (or a command, or a help topic)."""
 
-    def __init__(self, driver: SeatDriver) -> None:
+    def __init__(self, driver: SeatDriver, screen=None) -> None:
         self.driver = driver
+        self.screen = screen if screen is not None else driver.kit.screen(driver, None)
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         typed = document.text_before_cursor
         low = typed.lstrip().lower()
         start = -len(typed)
         if low.startswith("help "):
-            word = low[5:].strip()
-            for card in CARDS:
-                if card.name.lower().startswith(word):
-                    yield Completion(f"help {card.name}", start, display=card.name,
-                                     display_meta=card.category.replace("_", " "))
+            yield from self.screen.help_completions(low[5:].strip(), start)
             return
-        state = self.driver.state()
-        for action in sorted(self.driver.legal(), key=lambda a: natural_key(a.text())):
+        for action in sorted_actions(self.driver.legal(), self.screen):
             text = action.text()
-            if text.startswith(low):
-                yield Completion(text, start, display_meta=note_of(state, action))
-        for name in COMMANDS:
+            if text.lower().startswith(low):
+                yield Completion(text, start, display_meta=self.screen.note(action))
+        for name in self.screen.commands:
             if name.startswith(low) and low:
                 yield Completion(name, start, display_meta="command")
+
+
+def sorted_actions(legal: list, screen) -> list:
+    """The legal actions in the order the screen numbers them (natural order: A-2 before A-12)."""
+    return sorted(legal, key=lambda a: natural_key(a.text()))
 
 
 def default_history(testing: bool = False) -> History:
@@ -104,16 +86,10 @@ def default_history(testing: bool = False) -> History:
         return InMemoryHistory()
 
 
-SQUARE_TOKEN = re.compile(r"^([A-Ma-m])-?(\d{1,2})(/\d)?$")
 CONFIRM_WORDS = ("y", "yes")
+LEAVE_WORDS = ("y", "yes", "quit", "exit")
 CTRL_C = "(Ctrl-C clears the line; quit or Ctrl-D leaves the game)"
-ACTION_WORDS = ("draw-tile", "place", "scrap", "ship", "upgrade", "extra", "probe", "station", "pirate",
-                "score-station", "quest", "move", "discover", "binary", "env", "life", "explorer",
-                "pass", "discard", "draw", "next", "special", "pick", "peek", "take", "automata", "keep",
-                "bank", "give", "escape", "teleport", "fire", "torpedo", "plunder", "rookie", "reassign")
 HISTORY_KEEP = 500
-
-
 HANGING = re.compile(r"^(\s*\S.*?\S\s{2,})\S")
 
 
@@ -138,51 +114,25 @@ def use_colour(no_color_flag: bool) -> bool:
     return not no_color_flag and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
 
 
-def normal_squares(text: str) -> str:
-    """Words that name a square in any usual way (d4, D4, d-4) become the notation's D-4."""
-    out = []
-    for word in text.split():
-        m = SQUARE_TOKEN.match(word)
-        out.append(f"{m.group(1).upper()}-{m.group(2)}{m.group(3) or ''}" if m else word)
-    return " ".join(out)
+class _Leave:
+    """The confirmed answer to 'leave the game?'."""
+
+    @staticmethod
+    def text() -> str:
+        return "quit"
 
 
-# Which arguments of an action word name a card (`#N:name`, SPEC §11.1); None: every one.
-NAMED_ARGS = {"ship": (0,), "upgrade": (1,), "extra": (1,), "rookie": (0,), "quest": (0,),
-              "discover": (0,), "binary": (0,), "env": (0,), "life": None, "explorer": (0,),
-              "teleport": (1,), "special": (0,)}
-BARE_HANDLE = re.compile(r"^#(\d+)$")
+LEAVE = _Leave()
 
 
-def name_handles(text: str, name_of) -> str:
-    """A card typed by handle alone (`env #92`, as hands and prompts show it) gets the name
-    the notation wants (`env #92:very-hot`) when `name_of(handle)` knows it; other words
-    are left as typed, so the engine's own message still explains a bad one."""
-    words = text.split()
-    if not words or words[0].lower() not in NAMED_ARGS:
-        return text
-    slots = NAMED_ARGS[words[0].lower()]
-    for i in range(1, len(words)):
-        m = BARE_HANDLE.match(words[i])
-        if m and (slots is None or i - 1 in slots):
-            name = name_of(int(m.group(1)))
-            if name:
-                words[i] = f"#{m.group(1)}:{A.slug(name)}"
-    return " ".join(words)
-
-
-def _stage(state: GameState) -> tuple:
-    """Where the turn stands: a change (a new phase, a discovery ended) earns a phase line."""
-    return state.turn, state.phase, state.discovery is None
-
-
-class Repl(InfoCommands):
+class Repl:
     """The seat's REPL. `run()` reads and plays line by line (the local game, whose bots
     answer at once); cli.repl.live.LiveRepl reads while the network plays (SPEC §31)."""
 
     def __init__(self, driver: SeatDriver, *, color: bool = True, input=None, output=None,
                  history: History | None = None) -> None:
         self.driver = driver
+        self.kit = driver.kit
         self.color = color
         self.output = output
         self.transcript: list[str] = []     # plain text of everything said, for tests and logs
@@ -190,9 +140,10 @@ class Repl(InfoCommands):
         self.status_items: dict[str, str] = {}   # toolbar items pushed by the driver (clock, peers)
         self.confirm: tuple[str, object] | None = None   # a question before an irreversible step
         self._shown_board = ""
+        self.screen = self.kit.screen(driver, self)
         self.session = PromptSession(
             input=input, output=output, history=history or InMemoryHistory(),
-            completer=ActionCompleter(driver), complete_while_typing=False,
+            completer=ActionCompleter(driver, self.screen), complete_while_typing=False,
             bottom_toolbar=self._toolbar)
 
     # -- output --------------------------------------------------------------------------------
@@ -202,15 +153,15 @@ class Repl(InfoCommands):
         if isinstance(text, str):
             self.transcript.append(text)
             ft = FormattedText([(style, fit(text, self.width() - 1) + "\n")])
-            plain = render.plain(ft)
+            shown = plain(ft)
         else:
             ft = text
-            plain = render.plain(ft)
-            self.transcript.append(plain.rstrip("\n"))
+            shown = plain(ft)
+            self.transcript.append(shown.rstrip("\n"))
         if self.color:
             print_formatted_text(ft, end="", output=self.output)
         else:
-            print_formatted_text(plain, end="", output=self.output)
+            print_formatted_text(shown, end="", output=self.output)
 
     def say_command(self, command: str) -> None:
         """A command to copy, on one line of its own however long (never wrapped)."""
@@ -229,52 +180,46 @@ class Repl(InfoCommands):
             return 24
 
     def _toolbar(self):
-        ft = render.toolbar(self.driver.state(), self.driver.view(), width=self.width(),
-                            status=" · ".join(self.status_items.values()), letters=not self.color)
-        return ft if self.color else render.plain(ft)
+        ft = self.screen.toolbar(" · ".join(self.status_items.values()))
+        return ft if self.color else plain(ft)
 
     def board_text(self, size: str = "") -> FormattedText:
-        """The board, compact on a terminal too short for the full one unless `size` says."""
-        state = self.driver.state()
-        compact = size == "compact" or (size != "full" and self.height() < render.FULL_BOARD_ROWS)
-        return render.board(state, tuple(state.placed_this_turn), compact=compact, letters=not self.color)
+        return self.screen.board_text(size)
 
     def show_board(self, size: str = "") -> None:
         ft = self.board_text(size)
-        self._shown_board = render.plain(ft)
+        self._shown_board = plain(ft)
         self.say(ft)
 
     def _prompt_text(self) -> str:
         if self.confirm is not None:
             return f"{self.confirm[0]} [y/N]> "
-        return narrate.prompt(self.driver.state(), self.driver.seat, self.driver.legal())
+        return self.screen.prompt()
 
     # -- the loop ------------------------------------------------------------------------------
     def read_line(self) -> str:
         return self.session.prompt(self._prompt_text)
 
     def welcome(self) -> None:
-        state = self.driver.state()
-        seats = ", ".join(f"{p.colour}{render.seat_mark(p.colour, not self.color)}: "
-                          f"{self.driver.labels[p.seat]}" for p in state.players)
-        self.say(f"Amazing Space Venture, {len(state.players)} players ({seats}). "
-                 "Type help for commands, help rules for the game, Tab to complete actions.", "bold")
+        self.say(self.screen.welcome(), "bold")
 
     def run(self) -> int:
         self.welcome()
         self.catch_up()
-        seen_step = None
+        seen = None
         while not self.driver.is_over():
-            step = self.driver.state().step
-            if step != seen_step and render.plain(self.board_text()) != self._shown_board:
+            now = self.kit.state_hash(self.driver.state())
+            if now != seen and plain(self.board_text()) != self._shown_board:
                 self.show_board()
-            seen_step = step
+            seen = now
             try:
                 line = self.read_line()
             except KeyboardInterrupt:
                 self.say(CTRL_C)
                 continue
-            except EOFError:
+            except EOFError:             # Ctrl-D: as quit (asks first in a networked game)
+                if not self.asked_to_leave() and self.leave():
+                    continue
                 self.say("bye")
                 return 0
             if not self.handle(line):
@@ -284,9 +229,8 @@ class Repl(InfoCommands):
         return 0
 
     def finish(self) -> None:
-        state = self.driver.state()
         self.show_board()
-        self.say(render.final(state, result(state)))
+        self.say(self.screen.final())
 
     def catch_up(self) -> None:
         """Let the others play until this seat is due, with a line for each event."""
@@ -295,69 +239,14 @@ class Repl(InfoCommands):
     def tell(self, events: list[Happened], *, own_echoed: bool = True) -> None:
         for event in events:
             for line in self.describe(event, own_echoed=own_echoed):
-                self.happened.append(render.plain(line).rstrip("\n"))
+                self.happened.append(plain(line).rstrip("\n"))
                 self.say(line)
         del self.happened[:-HISTORY_KEEP]
 
     def describe(self, event: Happened, *, own_echoed: bool = True) -> list[FormattedText]:
-        """The lines one applied event earns: the action (not for this seat's own when it was
-        echoed as typed; a resumed seat is told its own too), a hidden card dealt, then each
-        score change with its reason."""
-        state, seat = self.driver.state(), self.driver.seat
-        action = event.action
-        out: list[FormattedText] = []
-        if event.seat == seat and not own_echoed:
-            out.append(FormattedText([("bold", f"you: {action.text()}\n")]))
-        elif event.seat != CHANCE and event.seat != seat:
-            colour = state.players[event.seat].colour
-            note = note_of(state, action)
-            out.append(FormattedText([
-                (render.STYLE[colour] + " bold", f"{colour}{render.seat_mark(colour, not self.color)}"),
-                ("", f" ({self.driver.labels[event.seat]}): {action.text()}"
-                     + (f"  [{note}]" if note else "") + "\n")]))
-        elif event.seat == CHANCE:
-            line = self._chance_line(action)
-            if line is not None:
-                out.append(line)
-        for what in event.settled:   # before the score lines: a cancel is why none came
-            text = narrate.settled_line(what, [p.colour for p in state.players], self.driver.labels, seat)
-            out.append(FormattedText([("bold", f"  {text}\n")]))
-        for text in event.notes:
-            out.append(FormattedText([("bold", f"  {text}\n")]))
-        return out
-
-    def _chance_line(self, action) -> FormattedText | None:
-        state, seat = self.driver.state(), self.driver.seat
-        dim = render.DIM
-        if isinstance(action, A.ChanceShuffle):
-            return FormattedText([(dim, f"  (the {action.deck} deck is shuffled)\n")])
-        if isinstance(action, A.ChanceReveal):
-            names = ", ".join(f"#{h} {render.card_line(n)}" for h, n in action.cards)
-            text = textwrap.fill(names, self.width() - 1, initial_indent="  revealed: ",
-                                 subsequent_indent="    ", break_on_hyphens=False)
-            line = [(dim, text + "\n")]
-            you = state.active == seat
-            drawer = "you" if you else state.players[state.active].colour
-            draws, takes = ("draw", "take") if you else ("draws", "takes")
-            for _, name in action.cards:   # SPEC §31.3: a sun or quest tile drawn is news
-                kind = TILE_BY_ID[name].kind if name in TILE_BY_ID else None
-                if kind == "sun":
-                    line.append(("bold", f"  ☼ a sun: {drawer} {draws} one more tile; "
-                                         "it scores when placed\n"))
-                elif kind == "quest":
-                    line.append(("bold", f"  a quest tile: {drawer} {takes} a special quest and "
-                                         f"{draws} one more tile\n"))
-            return FormattedText(line)
-        if isinstance(action, A.ChanceDeal):
-            if action.seat == seat:
-                view = self.driver.view()
-                names = ", ".join(f"#{h} {view.name_of(h, state.names) or '?'}" for h in action.cards)
-                text = textwrap.fill(names, self.width() - 1, initial_indent="  you receive: ",
-                                     subsequent_indent="    ", break_on_hyphens=False)
-                return FormattedText([("bold", text + "\n")])
-            colour = state.players[action.seat].colour
-            return FormattedText([(dim, f"  {colour} receives {len(action.cards)} hidden card(s)\n")])
-        return None
+        """The lines one applied event earns (the action, unless it is this seat's own and was
+        echoed as typed; a resumed seat is told its own too), as the game's screen says them."""
+        return self.screen.describe(event, own_echoed=own_echoed)
 
     # -- one line of input ---------------------------------------------------------------------
     def handle(self, line: str) -> bool:
@@ -366,38 +255,36 @@ class Repl(InfoCommands):
         if self.confirm is not None:
             question, action = self.confirm
             self.confirm = None
-            if text.lower() in CONFIRM_WORDS or text.lower() == action.text():
+            if action is LEAVE:
+                if text.lower() in LEAVE_WORDS:
+                    return False
+                self.say("staying in the game")
+            elif text.lower() in CONFIRM_WORDS or text.lower() == action.text():
                 self.play(action, confirmed=True)
                 return True
-            self.say("not done")
+            else:
+                self.say("not done")
             if text.lower() in ("", "n", "no"):
                 return True
         if not text:
             return True
         word, _, rest = text.partition(" ")
-        word = word.lower()
+        word, rest = word.lower(), rest.strip()
         if word in ("quit", "exit"):
             return self.leave()
         if word == "help":
-            self.help(rest.strip())
+            self.screen.help(rest)
         elif word == "board":
-            size = rest.strip().lower()
-            if size.startswith("--svg"):
-                self.save_picture(rest.strip()[len("--svg"):].strip())
-            elif size not in ("", "full", "compact"):
-                self.say("board, board full or board compact (or board --svg FILE)", "fg:ansired")
+            if rest.lower().startswith("--svg"):
+                self.save_picture(rest[len("--svg"):].strip())
+            elif rest.lower() not in self.screen.board_sizes:
+                self.say(self.screen.board_usage, "fg:ansired")
             else:
-                self.show_board(size)
-        elif word == "hand":
-            self.say(render.hand(self.driver.state(), self.driver.view()))
-        elif word == "scores":
-            self.say(render.scores(self.driver.state()))
+                self.show_board(rest.lower())
         elif word == "legal":
-            self.list_legal(normal_squares(rest.strip()))
-        elif word == "look":
-            self.look(normal_squares(rest.strip()))
-        elif word == "history":
-            self.history(rest.strip())
+            self.screen.list_legal(rest)
+        elif word == "history" and "history" in self.screen.commands:
+            self.history(rest)
         elif text.isascii() and text.isdigit():
             legal = self.legal_sorted()
             n = int(text)
@@ -407,10 +294,10 @@ class Repl(InfoCommands):
                 self.say(f"no legal action number {n} (type legal to list them)", "fg:ansired")
             else:
                 self.play(legal[n - 1])
-        else:
+        elif not self.screen.command(word, rest):
             try:
-                action = parse_action(name_handles(normal_squares(text), self.name_of))
-            except EngineError as exc:
+                action = self.kit.parse_action(self.screen.read(text))
+            except self.kit.engine_errors as exc:
                 self.refused(exc)
                 self.suggest(text)
                 return True
@@ -420,41 +307,53 @@ class Repl(InfoCommands):
             self.play(action)
         return True
 
-    def name_of(self, handle: int) -> str | None:
-        """The card a handle names, as far as this seat knows."""
-        return self.driver.view().name_of(handle, self.driver.state().names)
-
     def leave(self) -> bool:
-        """`quit`: False leaves the game. LiveRepl asks first in a live game."""
-        return False
+        """`quit`: False leaves the game. In a game others wait on (the driver can say how to
+        come back) it asks first (SPEC §31.2, §48.1); LiveRepl always asks."""
+        if not hasattr(self.driver, "resume_hint"):
+            return False
+        return self.ask_to_leave()
+
+    def asked_to_leave(self) -> bool:
+        return self.confirm is not None and self.confirm[1] is LEAVE
+
+    def ask_to_leave(self) -> bool:
+        """Ask 'leave the game?' and say how to come back; True: the seat stays for now."""
+        if self.driver.is_over():
+            return False
+        hint = getattr(self.driver, "resume_hint", lambda: None)()
+        self.confirm = ("leave the game?", LEAVE)
+        self.say("The others cannot go on without you until you come back"
+                 + ("; come back with:" if hint else "."))
+        if hint:
+            self.say_command(hint)
+        self.say("y or quit: leave, else stay.")
+        return True
 
     def not_your_turn(self) -> None:
-        state = self.driver.state()
-        self.say(f"not your turn: {render.whose_move(state, self.driver.seat)}. Nothing was sent.",
-                 "fg:ansired")
+        self.say(f"not your turn: {self.screen.whose_move()}. Nothing was sent.", "fg:ansired")
 
     def legal_sorted(self) -> list:
-        return sorted(self.driver.legal(), key=lambda a: natural_key(a.text()))
+        return sorted_actions(self.driver.legal(), self.screen)
 
     def play(self, action, *, confirmed: bool = False) -> None:
-        state = self.driver.state()
-        if isinstance(action, A.Next) and not confirmed:
-            guard = explain.next_guard(state, self.driver.legal())
+        if not confirmed:
+            guard = self.screen.guard(action)
             if guard is not None:
                 why, question = guard
                 self.confirm = (question, action)
-                self.say(f"{why} y or next: go on, else stay.")
+                self.say(f"{why} y or {action.text()}: go on, else stay.")
                 return
-        phase_before = _stage(state)
+        stage_before = self.screen.stage()
         if not self.submit(action):
             return
         self.say(f"you: {action.text()}", "bold")
-        self.after_own_action(phase_before)
+        self.after_own_action(stage_before)
 
     def submit(self, action) -> bool:
         try:
             self.driver.submit(action)
-        except EngineError as exc:
+        except self.kit.engine_errors as exc:
             self.refused(exc, action)
             return False
         except Exception as exc:  # an engine bug: say so, the driver kept the state
@@ -462,37 +361,40 @@ class Repl(InfoCommands):
             return False
         return True
 
-    def after_own_action(self, phase_before) -> None:
+    def after_own_action(self, stage_before) -> None:
         self.catch_up()
-        self.announce_phase(phase_before)
+        self.announce_phase(stage_before)
 
-    def announce_phase(self, phase_before) -> None:
+    def announce_phase(self, stage_before) -> None:
         """Say so when this seat's own action moved it to another phase (SPEC §31.5)."""
-        state, seat = self.driver.state(), self.driver.seat
-        if state.over or _stage(state) == phase_before or state.active != seat:
-            return
-        legal = self.driver.legal()
-        if not legal:
-            return
-        if narrate.next_is_forced(state, legal):
-            self.say(f"now {render.phase_text(state)}: only next ({explain.only_next(state, seat)})")
-        else:
-            firsts = sorted({a.text().split()[0] for a in legal}, key=natural_key)
-            self.say(f"now {render.phase_text(state)}: {' / '.join(firsts)}")
+        line = self.screen.announce(stage_before)
+        if line:
+            self.say(line)
 
-    def refused(self, exc: EngineError, action=None) -> None:
-        kind = {"MalformedAction": "not understood", "OutOfTurn": "not your move",
-                "IllegalAction": "not allowed"}.get(type(exc).__name__, "refused")
-        better = explain.explain(self.driver.state(), self.driver.seat, action) if action is not None else None
+    def refused(self, exc: Exception, action=None) -> None:
+        kind = next((word for kind, word in self.screen.refusals if isinstance(exc, kind)), "refused")
+        better = self.screen.explain(action) if action is not None else None
         self.say(f"{kind}: {better or exc}", "fg:ansired")
 
     def suggest(self, typed: str) -> None:
         """A typo's nearest command or action word: 'did you mean move?'."""
-        word = typed.split()[0].lower() if typed.split() else ""
-        if word in ACTION_WORDS:     # the word is right, its arguments are not
-            self.say(f"help {word} shows how to write it")
-            return
-        close = difflib.get_close_matches(word, [*COMMANDS, *ACTION_WORDS], n=1, cutoff=0.6)
-        if close:
-            self.say(f"did you mean {close[0]}? (help {close[0]})")
+        line = self.screen.suggest(typed)
+        if line:
+            self.say(line)
 
+    def history(self, arg: str) -> None:
+        if arg and not (arg.isascii() and arg.isdigit()):   # it showed the last 20 without a word
+            self.say(f"history takes a number of lines, e.g. history 50 ({arg!r} is not one)", "fg:ansired")
+            return
+        n = int(arg) if arg else 20
+        lines = self.happened[-n:] if n else []
+        self.say("\n".join(lines) if lines else "nothing has happened yet")
+
+    def save_picture(self, path: str) -> None:
+        """board --svg FILE (SPEC §31.7). Only the public state is drawn, so the picture
+        shows nothing this seat's view may not."""
+        state = self.driver.state()
+        caption = self.screen.picture_caption()
+        ok, line = save_picture(path, lambda: self.kit.picture(state, caption=caption,
+                                                               labels=list(self.driver.labels)))
+        self.say(line, "" if ok else "fg:ansired")

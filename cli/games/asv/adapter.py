@@ -10,7 +10,7 @@ import time
 from typing import Sequence
 
 from cli.games.asv import render
-from cli.netplay.turn_clock import game_options
+from cli.games.table import game_options
 from p2p_asv import actions as A
 from p2p_asv import engine
 from p2p_asv.bots import make_bot

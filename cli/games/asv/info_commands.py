@@ -1,6 +1,6 @@
-"""The commands that only read the game and answer at any time (SPEC §31.2): legal, look,
-history and help. A mixin of cli.repl.loop.Repl, which provides driver, say, width and
-legal_sorted."""
+"""Amazing Space Venture's commands that only read the game and answer at any time (SPEC
+§31.2): legal, look and help. A mixin of its screen (cli.games.asv.screen), which provides
+driver, say, width and legal_sorted."""
 from __future__ import annotations
 
 import re
@@ -14,12 +14,8 @@ from p2p_asv.quests import QUEST_DECK, quest
 from p2p_asv.tiles import TILE_BY_ID, distinct_rotations, shown_sides
 
 from cli.games.asv import explain
-
 from cli.games.asv import narrate
-
 from cli.games.asv import render
-from cli.games.asv.svg.board import board_svg
-from cli.picture.svg_doc import save_picture
 from cli.games.asv.help_topics import topic, topic_names
 
 LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
@@ -131,22 +127,6 @@ class InfoCommands:
             self.say(textwrap.fill(f"({len(shown)} actions; type one, or legal PREFIX for a numbered "
                                    f"list, e.g. {example}; Tab completes)", width=width,
                                    break_on_hyphens=False).replace("\u00a0", " "))
-
-    def save_picture(self, path: str) -> None:
-        """board --svg FILE (SPEC §31.7). Only the public state is drawn, so the picture
-        shows nothing this seat's view may not."""
-        state = self.driver.state()
-        caption = f"as {state.players[self.driver.seat].colour} saw it in turn {state.turn}"
-        ok, line = save_picture(path, lambda: board_svg(state, caption=caption, labels=list(self.driver.labels)))
-        self.say(line, "" if ok else "fg:ansired")
-
-    def history(self, arg: str) -> None:
-        if arg and not (arg.isascii() and arg.isdigit()):   # it showed the last 20 without a word
-            self.say(f"history takes a number of lines, e.g. history 50 ({arg!r} is not one)", "fg:ansired")
-            return
-        n = int(arg) if arg else 20
-        lines = self.happened[-n:] if n else []
-        self.say("\n".join(lines) if lines else "nothing has happened yet")
 
     def help(self, topic_word: str) -> None:
         if not topic_word:

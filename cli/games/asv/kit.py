@@ -6,17 +6,18 @@ import time
 
 from p2p_asv import engine
 from p2p_asv.bots import BOTS, make_bot
+from p2p_asv.search import DEFAULT_ITERATIONS, DEFAULT_THINK
 from p2p_asv.dealer import LocalDealer
 from p2p_asv.endgame import result
 from p2p_asv.errors import EngineError
 from p2p_asv.geometry import seat_colours
 from p2p_asv.setup import new_game
-from p2p_asv.state import GameState
+from p2p_asv.state import TILES, GameState
 from p2p_asv.variants import Variants
 from p2p_asv.view import PlayerView
 
 from cli.errors import UserError
-from cli.games.kit import KitBase
+from cli.games.kit import Happened, KitBase
 
 from .adapter import RULES_NAME, AsvRules
 
@@ -36,6 +37,8 @@ class AsvKit(KitBase):
     thinking_bots = ("search",)   # it thinks --think seconds a decision (SPEC §12.3)
     engine_errors = (EngineError,)
     variants = tuple(VARIANT_FLAGS)
+    default_think = DEFAULT_THINK            # seconds a search bot thinks a decision (SPEC §12.3)
+    default_iterations = DEFAULT_ITERATIONS  # its fixed budget where results must repeat
 
     # -- the engine-facing part ------------------------------------------------------------
     def variant_configs(self, players: int) -> list[tuple[str, dict]]:
@@ -109,6 +112,56 @@ class AsvKit(KitBase):
         except ValueError as exc:
             raise UserError(f"asv: {exc}") from None
         return chosen.to_config()
+
+    # -- the screen --------------------------------------------------------------------------
+    def before(self, state: GameState):
+        from .narrate import before
+        return before(state)
+
+    def happened(self, was, state: GameState, seat: int, action) -> Happened:
+        """The event with its score lines and what it cancelled (SPEC §31.3)."""
+        from .narrate import score_lines, settled
+        return Happened(seat, action, score_lines(was, state, action), settled(was, state, action, seat))
+
+    def screen(self, driver, repl=None):
+        from .screen import AsvScreen   # prompt_toolkit and the board: only for a screen
+        return AsvScreen(driver, repl)
+
+    def turn_line(self, state: GameState, *, at_start: bool):
+        """(turn, a bot peer's progress line) at a turn's start (`at_start`), or wherever the
+        turn is (after a catch-up); None while the turn has not begun."""
+        if state.phase != TILES and at_start:
+            return None
+        colours = seat_colours(len(state.players))
+        scores = "  ".join(f"{c}:{p.score}" for c, p in zip(colours, state.players))
+        return state.turn, (f"turn {state.turn:3d}  {colours[state.active]:6s} to play  "
+                            f"tiles left {state.tiles_left():2d}  scores {scores}")
+
+    # -- the commands --------------------------------------------------------------------------
+    SELFPLAY_KEYS = ("seed", "players", "turns", "events", "scores", "winner", "winners", "title",
+                     "state_hash", "bots", "cards_played")
+
+    def selfplay(self, players: int, seed: int, kinds: list[str], config: dict, bot_options: dict) -> dict:
+        """One whole game between bots in this process: `asv selfplay`'s JSON object (SPEC §12.2)."""
+        from p2p_asv.selfplay import play_game
+        _, summary = play_game(players, seed, kinds, config=config, bot_options=bot_options)
+        keep = self.SELFPLAY_KEYS
+        if config:
+            keep += ("victory", "team_scores") if "team_scores" in summary else ("victory",)
+        return {k: summary[k] for k in keep}
+
+    def catalog_json(self) -> str:
+        """Every card, quest and tile type as one JSON line, keys sorted (SPEC §5.9)."""
+        import json
+
+        from p2p_asv.catalog import catalog
+        return json.dumps(catalog(), sort_keys=True, separators=(",", ":"))
+
+    def catalog_lines(self) -> list[str]:
+        from p2p_asv.catalog import catalog
+
+        from .catalog import table_lines
+        return table_lines(catalog())
 
     def seat_colours(self, players: int) -> tuple[str, ...]:
         return tuple(seat_colours(players))

@@ -8,7 +8,6 @@ module only compares the breakdown before and after an event and says where it h
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from p2p_asv import actions as A
@@ -19,6 +18,7 @@ from p2p_asv.specials import OFFER_KINDS
 from p2p_asv.state import CHANCE, GameState
 
 from cli.games.asv import render
+from cli.terminal import natural_key
 
 
 @dataclass(frozen=True)
@@ -130,11 +130,6 @@ def score_lines(was: Before, state: GameState, action) -> tuple[str, ...]:
                 out.append(f"{delta:+d} {p.colour}: {_where(reason, was, state, action)}"
                            f" (now {p.score})")
     return tuple(out)
-
-
-def natural_key(text: str) -> list:
-    """Sort key that puts A-2 before A-12 and #9 before #10 (SPEC §31.6)."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
 
 
 # -- the question of the moment -------------------------------------------------------------

@@ -6,7 +6,9 @@ public state and the seat's own view.
 """
 from __future__ import annotations
 
-from prompt_toolkit.formatted_text import FormattedText, to_plain_text
+from prompt_toolkit.formatted_text import FormattedText
+
+from cli.terminal import DIM, plain  # noqa: F401 - render.plain and render.DIM for this game's screen
 
 from p2p_asv.variants import TEAMS
 from p2p_asv.cards import CARD_BY_NAME
@@ -25,7 +27,6 @@ CELL = 4  # characters a square takes on each of its two lines
 # the nearest colour a 16- or 256-colour terminal has (SPEC §31.6).
 STYLE = {"blue": "fg:#268bd2", "yellow": "fg:#b58900",
          "green": "fg:#859900", "red": "fg:#dc322f"}
-DIM = "fg:ansibrightblack"
 PATH_STYLE = "fg:ansired"
 GALAXY_STYLE = "fg:ansimagenta"
 SUN_STYLE = "fg:ansibrightyellow bold"
@@ -53,10 +54,6 @@ COMPACT_LETTERS = ("4○ planet worth 4 (4B: blue's)  ≈ galaxy  ☼ sun  @ wor
 LEGEND = ("legend: 4○ planet worth 4 (● owned, owner's colour)  ≈ galaxy  │┌┼ space paths\n"
           "        ☼ sun  @ worm hole  BH black hole  ·· deep space  · empty (sector tint)\n"
           "        s1 ship  ▲ station  • probe  † pirate (pieces in their owner's colour)")
-
-
-def plain(text: FormattedText) -> str:
-    return to_plain_text(text)
 
 
 class Canvas:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from cli.netplay.turn_clock import game_options
+from cli.games.table import game_options
 from protocol.session import CHANCE, DeckRequest, GameRuleError
 from space_walk import SpaceWalkError, apply_text, new_game, parse_action, result, to_move
 from space_walk.bots import BOTS

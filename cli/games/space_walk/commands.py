@@ -1,8 +1,7 @@
-"""Space Walk's own parts of the `asv` commands (SPEC §47.4-§47.5): selfplay lines and the
-catalogue table; the commands call these behind `--game space-walk`."""
+"""Space Walk's own parts of the `asv` commands (SPEC §47.4-§47.5): a selfplay game's summary
+and the catalogue, which its kit offers to `asv selfplay` and `asv catalog`."""
 from __future__ import annotations
 
-from cli.errors import UserError
 import json
 
 from space_walk.catalog import catalog
@@ -12,11 +11,10 @@ SELFPLAY_KEYS = ("seed", "players", "turns", "events", "scores", "winner", "winn
                  "variant", "state_hash", "bots")
 
 
-def selfplay_lines(players: int, seed: int, games: int, kinds: list[str], config: dict):
-    """One JSON line per game, keys sorted; seeds seed, seed+1, ..."""
-    for i in range(games):
-        _, summary = play_game(players, seed + i, kinds, config)
-        yield json.dumps({k: summary[k] for k in SELFPLAY_KEYS}, sort_keys=True)
+def selfplay_summary(players: int, seed: int, kinds: list[str], config: dict) -> dict:
+    """One whole game between bots: the keys `asv selfplay` prints."""
+    _, summary = play_game(players, seed, kinds, config)
+    return {k: summary[k] for k in SELFPLAY_KEYS}
 
 
 def catalog_lines() -> list[str]:
@@ -41,43 +39,3 @@ def catalog_lines() -> list[str]:
 
 def catalog_json() -> str:
     return json.dumps(catalog(), sort_keys=True, separators=(",", ":"))
-
-
-def seat_of(text: str, players: int) -> int:
-    """--seat as a number 0..N-1 or a Space Walk colour."""
-    from space_walk.orbit import COLOURS
-    colours = COLOURS[:players]
-    if text.lower() in colours:
-        return colours.index(text.lower())
-    if text.isascii() and text.isdigit() and int(text) < players:
-        return int(text)
-    raise UserError(f"asv play: --seat must be 0..{players - 1} or one of {', '.join(colours)}")
-
-
-def play_local(args, *, input=None, output=None, history=None) -> int:
-    """`asv play --game space-walk`: your seat against bots in the Space Walk REPL."""
-    import secrets
-    import sys
-
-    from space_walk.bots import BOTS
-
-    from cli.repl.loop import default_history
-    from cli.sw_local import SwLocalGame
-    from cli.games.space_walk.screen import SwRepl
-    from cli.commands.variant_args import config_from
-
-    seat = seat_of(args.seat, args.players)
-    names = args.bots.split(",")
-    if len(names) == 1:
-        names = names * (args.players - 1)
-    if len(names) != args.players - 1 or any(n not in BOTS for n in names):
-        raise UserError(f"asv play: name {args.players - 1} bots from {', '.join(BOTS)}")
-    kinds: list[str | None] = list(names)
-    kinds.insert(seat, None)
-    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
-    driver = SwLocalGame(args.players, seat, seed, kinds, config_from(args))
-    print(f"seed {seed} (replay this game with --seed {seed})")
-    color = not args.no_color and sys.stdout.isatty() and output is None
-    repl = SwRepl(driver, color=color, input=input, output=output, history=history or default_history())
-    play_local.last_repl = repl
-    return repl.run()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from space_walk import SpaceWalkError, apply, legal_actions, new_game, parse_action, result, to_move
 from space_walk.bots import BOTS
 from space_walk.orbit import COLOURS
+from space_walk.scoring import score
 from space_walk.state import State
 
 from cli.games.kit import KitBase
@@ -44,6 +45,8 @@ class SpaceWalkKit(KitBase):
     bot_kinds = tuple(BOTS)
     engine_errors = (SpaceWalkError,)
     variants = ("action-cards",)
+    default_think = None          # its bots answer at once
+    default_iterations = None
 
     # -- the engine-facing part ------------------------------------------------------------
     def variant_configs(self, players: int) -> list[tuple[str, dict]]:
@@ -95,6 +98,33 @@ class SpaceWalkKit(KitBase):
     def config_from(self, variants: list[str], args, players: int | None) -> dict:
         """The config map from --variant names (SPEC §44.1)."""
         return {"action_cards": True} if variants else {}
+
+    def screen(self, driver, repl=None):
+        from .screen import SwScreen   # prompt_toolkit and the ring: only for a screen
+        return SwScreen(driver, repl)
+
+    def turn_line(self, state: State, *, at_start: bool):
+        """(turn, a bot peer's progress line): who moves, points now; once a regular turn."""
+        if state.due != "turn" and at_start:
+            return None
+        points = "  ".join(f"{COLOURS[s]}:{score(state, s)}" for s in range(state.players))
+        ships = sum(len(sq) for sq in state.squares)
+        return state.turns, (f"turn {state.turns:3d}  {COLOURS[state.seat]:6s} to move  "
+                             f"ships in orbit {ships:2d}  points {points}")
+
+    # -- the commands --------------------------------------------------------------------------
+    def selfplay(self, players: int, seed: int, kinds: list[str], config: dict, bot_options: dict) -> dict:
+        """One whole game between bots: `asv selfplay --game space-walk`'s JSON object (SPEC §47.4)."""
+        from .commands import selfplay_summary
+        return selfplay_summary(players, seed, kinds, config)
+
+    def catalog_json(self) -> str:
+        from .commands import catalog_json
+        return catalog_json()
+
+    def catalog_lines(self) -> list[str]:
+        from .commands import catalog_lines
+        return catalog_lines()
 
     def seat_colours(self, players: int) -> tuple[str, ...]:
         return tuple(COLOURS[:players])

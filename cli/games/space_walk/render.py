@@ -11,7 +11,7 @@ from space_walk.orbit import CARD_KINDS, COLOURS, INITIALS, SIZES
 from space_walk.scoring import score
 from space_walk.state import State
 
-from cli.games.asv.render import DIM, plain
+from cli.terminal import DIM, plain
 
 CELL = 13            # characters per square: number, then up to three ships
 STYLE = {"blue": "fg:ansibrightblue", "yellow": "fg:ansiyellow", "green": "fg:ansigreen",

@@ -1,24 +1,21 @@
-"""The Space Walk REPL (SPEC §48): type notation, Tab completes the legal actions, the orbit
-is drawn as a ring whenever it changed; `help rules` tells the rules. Holds no rules itself:
-it parses with space_walk.parse_action and says what the engine says when it refuses."""
+"""Space Walk's screen (SPEC §48, §34): its part of the one REPL. The orbit drawn as a ring,
+the due line in the toolbar, help on the rules and the cards, a look at a square, and the
+legal list grouped by ship or card for the placement round."""
 from __future__ import annotations
 
 from typing import Iterable
 
-from prompt_toolkit import PromptSession, print_formatted_text
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-from prompt_toolkit.document import Document
+from prompt_toolkit.completion import Completion
 from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.history import History, InMemoryHistory
 
-from space_walk import SpaceWalkError, parse_action
+from space_walk.engine import to_move
+from space_walk.errors import IllegalAction, MalformedAction, OutOfTurn
 from space_walk.orbit import CARD_KINDS, CARD_TEXT, COLOURS, SIZE_NAMES, SIZES
 
+from cli.games.screen import ScreenBase
 from cli.games.space_walk import render as sw_render
-from cli.picture.svg_doc import save_picture
-from cli.games.space_walk.board_svg import board_svg
-from cli.games.asv.render import plain
-from cli.repl.loop import CTRL_C, Happened
+
+__all__ = ["SwScreen", "COMMANDS", "NOTATION", "RULES"]
 
 COMMANDS = {
     "help": "help                commands and notation; help rules: the rules; help CARD: a card",
@@ -61,176 +58,82 @@ Space Walk: keep your ships out of the black holes; only ships still in orbit sc
 LEGAL_LIST_LIMIT = 30
 
 
-class SwCompleter(Completer):
-    def __init__(self, driver) -> None:
-        self.driver = driver
+class SwScreen(ScreenBase):
+    commands = COMMANDS
+    refusals = ((MalformedAction, "not understood"), (OutOfTurn, "not your move"),
+                (IllegalAction, "not allowed"))
 
-    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
-        typed = document.text_before_cursor
-        low = typed.lstrip().lower()
-        start = -len(typed)
-        if low.startswith("help "):
-            for topic in ("rules", "notation", *CARD_KINDS):
-                if topic.startswith(low[5:].strip()):
-                    yield Completion(f"help {topic}", start, display=topic)
-            return
-        for action in self.driver.legal():
-            text = action.text()
-            if text.lower().startswith(low):
-                yield Completion(text, start)
-        for name in COMMANDS:
-            if low and name.startswith(low):
-                yield Completion(name, start, display_meta="command")
+    def state(self):
+        return self.driver.state()
 
-
-class SwRepl:
-    def __init__(self, driver, *, color: bool = True, input=None, output=None,
-                 history: History | None = None) -> None:
-        self.driver = driver
-        self.color = color
-        self.output = output
-        self.transcript: list[str] = []
-        self._shown = ""
-        self.leaving = False   # asked "leave the game?" (networked only), waiting for the answer
-        self.session = PromptSession(input=input, output=output, history=history or InMemoryHistory(),
-                                     completer=SwCompleter(driver), complete_while_typing=False,
-                                     bottom_toolbar=lambda: sw_render.due_text(self.driver.state()))
-
-    def say(self, text: FormattedText | str, style: str = "") -> None:
-        ft = FormattedText([(style, text + "\n")]) if isinstance(text, str) else text
-        self.transcript.append(plain(ft).rstrip("\n"))
-        print_formatted_text(ft if self.color else plain(ft), end="", output=self.output)
-
-    def say_command(self, command: str) -> None:
-        """A command to copy, on one line of its own however long (never wrapped)."""
-        self.say(FormattedText([("bold", f"  {command}\n")]))
-
-    def board_text(self) -> FormattedText:
-        return sw_render.board(self.driver.state(), self.driver.seat)
-
-    def show_board(self) -> None:
-        ft = self.board_text()
-        self._shown = plain(ft)
-        self.say(ft)
-
-    def save_picture(self, path: str) -> None:
-        """board --svg FILE (SPEC §31.7): Space Walk hides nothing, so this is everyone's picture."""
-        state = self.driver.state()
-        caption = f"as {COLOURS[self.driver.seat]} saw it after {state.events} actions"
-        ok, line = save_picture(path, lambda: board_svg(state, caption=caption, labels=list(self.driver.labels)))
-        self.say(line, "" if ok else "fg:ansired")
-
-    def read_line(self) -> str:
-        return self.session.prompt(f"{COLOURS[self.driver.seat]}> ")
-
-    def run(self) -> int:
-        state = self.driver.state()
+    # -- what is shown ---------------------------------------------------------------------
+    def welcome(self) -> str:
+        state = self.state()
         seats = ", ".join(f"{COLOURS[s]}: {self.driver.labels[s]}" for s in range(state.players))
         variant = " with action cards" if state.action_cards else ""
-        self.say(f"Space Walk{variant}, {state.players} players ({seats}). Type help for commands, "
-                 "help rules for the rules, Tab to complete actions.", "bold")
-        self.catch_up()
-        while not self.driver.is_over():
-            if plain(self.board_text()) != self._shown:
-                self.show_board()
-            try:
-                line = self.read_line()
-            except KeyboardInterrupt:   # as the main REPL: say how to leave (SPEC §48)
-                self.say(CTRL_C)
-                continue
-            except EOFError:             # Ctrl-D: as quit (asks first in a networked game)
-                if not self.may_leave():
-                    continue
-                self.say("bye")
-                return 0
-            if not self.handle(line):
-                self.say("left the game")
-                return 0
-        self.show_board()
-        self.say(sw_render.final(self.driver.state()))
-        return 0
+        return (f"Space Walk{variant}, {state.players} players ({seats}). Type help for commands, "
+                "help rules for the rules, Tab to complete actions.")
 
-    def catch_up(self) -> None:
-        for event in self.driver.wait_for_turn():
-            self.say(self.describe(event))
+    def board_text(self, size: str = "") -> FormattedText:
+        return sw_render.board(self.state(), self.driver.seat)
 
-    def describe(self, event: Happened) -> FormattedText:
+    def toolbar(self, status: str):
+        due = sw_render.due_text(self.state())
+        return FormattedText([("", due + (f"  ·  {status}" if status else ""))])
+
+    def prompt(self) -> str:
+        return f"{COLOURS[self.driver.seat]}> "
+
+    def final(self) -> FormattedText:
+        return sw_render.final(self.state())
+
+    def whose_move(self) -> str:
+        return sw_render.due_text(self.state())
+
+    def picture_caption(self) -> str:
+        return f"as {COLOURS[self.driver.seat]} saw it after {self.state().events} actions"
+
+    def help_completions(self, word: str, start: int) -> Iterable[Completion]:
+        for topic in ("rules", "notation", *CARD_KINDS):
+            if topic.startswith(word):
+                yield Completion(f"help {topic}", start, display=topic)
+
+    def describe(self, event, *, own_echoed: bool = True) -> list[FormattedText]:
+        """Another seat's action in its colour; this seat's own only when it was not echoed
+        as typed (a resumed seat is told its own too)."""
+        if event.seat == self.driver.seat:
+            return [] if own_echoed else [FormattedText([("bold", f"you: {event.action.text()}\n")])]
         colour = COLOURS[event.seat]
-        return FormattedText([(sw_render.STYLE[colour] + " bold", colour),
-                              ("", f" ({self.driver.labels[event.seat]}): {event.action.text()}\n")])
+        return [FormattedText([(sw_render.STYLE[colour] + " bold", colour),
+                               ("", f" ({self.driver.labels[event.seat]}): {event.action.text()}\n")])]
 
-    def may_leave(self) -> bool:
-        """Whether the seat leaves now: at once against bots on this machine; in a networked
-        game (the driver can say how to come back) only when asked twice, because the others
-        cannot go on without this seat, as the main REPL does (SPEC §48.1, §31.2)."""
-        if self.leaving or not hasattr(self.driver, "resume_hint"):
+    # -- what is typed ---------------------------------------------------------------------
+    def command(self, word: str, rest: str) -> bool:
+        if word == "look":
+            self.look(rest)
             return True
-        self.leaving = True
-        self.say("The others cannot go on without you until you come back. "
-                 "y or quit (or Ctrl-D): leave, else stay.")
         return False
 
-    def handle(self, line: str) -> bool:
-        """Do what one typed line asks; False to leave. Never raises for bad input."""
-        text = line.strip()
-        if self.leaving:                 # the answer to "leave the game?"
-            self.leaving = False
-            if text.lower() in ("y", "yes", "quit", "exit"):
-                return False
-            self.say("staying in the game")
-            if text.lower() in ("", "n", "no"):
-                return True
-        if not text:
-            return True
-        word, _, rest = text.partition(" ")
-        word = word.lower()
-        if word in ("quit", "exit"):
-            return not self.may_leave()
-        if word == "help":
-            self.help(rest.strip().lower())
-        elif word == "board":
-            if rest.strip().lower().startswith("--svg"):
-                self.save_picture(rest.strip()[len("--svg"):].strip())
-            else:
-                self.show_board()
-        elif word == "legal":
-            self.list_legal(rest.strip())
-        elif word == "look":
-            self.look(rest.strip())
-        elif text.isascii() and text.isdigit():
-            legal = self.driver.legal()
-            n = int(text)
-            if 1 <= n <= len(legal):
-                self.play(legal[n - 1])
-            else:
-                self.say(f"no legal action number {n} (type legal to list them)", "fg:ansired")
-        else:
-            try:
-                action = parse_action(text)
-            except SpaceWalkError as exc:
-                self.refused(exc)
-                return True
-            self.play(action)
-        return True
+    # -- the live REPL ---------------------------------------------------------------------
+    def question(self) -> str | None:
+        """A token window open to this seat: it may answer at once."""
+        state = self.state()
+        if state.due == "window" and not state.over and to_move(state) == self.driver.seat:
+            return sw_render.due_text(state).replace(COLOURS[self.driver.seat], "you", 1)
+        return None
 
-    def play(self, action) -> None:
-        try:
-            self.driver.submit(action)
-        except SpaceWalkError as exc:
-            self.refused(exc)
-            return
-        self.say(f"you: {action.text()}", "bold")
-        self.catch_up()
-
-    def refused(self, exc: SpaceWalkError) -> None:
-        kind = {"MalformedAction": "not understood", "OutOfTurn": "not your move",
-                "IllegalAction": "not allowed"}.get(type(exc).__name__, "refused")
-        self.say(f"{kind}: {exc}", "fg:ansired")
+    def turn_start(self):
+        state = self.state()
+        if state.over or to_move(state) != self.driver.seat or not self.driver.legal():
+            return None
+        if state.due == "place":
+            return ("place", state.events), "place a ship"
+        return ("turn", state.turns), f"turn {state.turns}"
 
     def list_legal(self, prefix: str = "") -> None:
-        legal = self.driver.legal()
+        legal = self.legal_sorted()
         if not legal:
-            self.say("nothing to do now: it is not your move")
+            self.say(f"nothing to do now: {sw_render.due_text(self.state())}")
             return
         shown = [(i, a.text()) for i, a in enumerate(legal, 1) if a.text().startswith(prefix)]
         if not shown:
@@ -248,6 +151,7 @@ class SwRepl:
             self.say(f"({len(shown)} actions; type legal PREFIX for a numbered list, or Tab to complete)")
 
     def help(self, topic: str) -> None:
+        topic = topic.lower()
         if not topic:
             self.say("Commands:", "bold")
             for text in COMMANDS.values():

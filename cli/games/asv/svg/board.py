@@ -13,9 +13,7 @@ from p2p_asv.state import GameState
 from p2p_asv.tile_model import DEEP, END_GALAXY, END_MID, END_PLANET
 
 from cli.games.asv.svg import panel as board_svg_panel
-
 from cli.games.asv.svg import pieces as board_svg_pieces
-
 from cli.picture import svg_shapes
 from cli.picture.svg_doc import el, label, new_svg, to_text
 

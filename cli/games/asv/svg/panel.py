@@ -11,9 +11,7 @@ from p2p_asv.state import CHANCE, GameState
 from p2p_asv.variants import TEAMS
 
 from cli.games.asv import render
-
 from cli.picture import svg_shapes
-from cli.games.asv.svg.pieces import SHIP_SLOTS
 from cli.picture.svg_doc import el, label, wrapped
 
 INK, DIM = "#e8ecf4", "#9fb0cc"

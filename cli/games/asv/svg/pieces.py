@@ -10,7 +10,6 @@ from p2p_asv.geometry import Square, square_name
 from p2p_asv.state import GameState
 
 from cli.games.asv import render
-
 from cli.picture import svg_shapes
 from cli.picture.svg_doc import el, label
 

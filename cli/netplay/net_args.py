@@ -1,9 +1,8 @@
 """Options shared by `asv host` and `asv join` (SPEC §29.8 lists the defaults)."""
 from __future__ import annotations
 
-from cli.commands.arg_checks import port_number, positive_seconds
-from p2p_asv.bots import BOTS
-from p2p_asv.search import DEFAULT_THINK
+from cli.arg_checks import port_number, positive_seconds
+from cli.games import all_bot_kinds, default_kit
 from protocol.node import DEFAULT_TIMEOUT
 
 DEFAULT_LISTEN = "0.0.0.0"   # every interface: a game on a LAN
@@ -23,7 +22,7 @@ def add_common(parser) -> None:
                         help="a throwaway key for this game only (e.g. a second seat on one machine)")
     parser.add_argument("--log-dir", metavar="DIR", default="asv-logs",
                         help="where this peer writes its .asvlog and .secrets (default ./asv-logs)")
-    parser.add_argument("--bot", choices=sorted(BOTS), default=None,
+    parser.add_argument("--bot", choices=sorted(all_bot_kinds()), default=None,
                         help="play this seat with a bot instead of the REPL")
     parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"abort the game when the peer due to write is silent this long "
@@ -41,8 +40,9 @@ def add_common(parser) -> None:
                         help="in the REPL, answer pass by itself when you are asked (another's card, "
                              "a discovery) and no card of yours fits")
     parser.add_argument("--quiet", action="store_true", help="no turn-by-turn progress lines")
-    parser.add_argument("--think", type=float, default=DEFAULT_THINK, metavar="S",
-                        help=f"seconds a search bot thinks a decision (default {DEFAULT_THINK:g})")
+    think = default_kit().default_think
+    parser.add_argument("--think", type=float, default=think, metavar="S",
+                        help=f"seconds a search bot thinks a decision (default {think:g})")
     parser.add_argument("--seed", default=None, metavar="S",
                         help="seed of the bots' choices (the deals are always fresh, from the joint shuffle)")
     parser.add_argument("--timings", metavar="FILE", default=None, help="write event timings as JSON (benchmarks)")
