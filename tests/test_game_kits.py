@@ -10,7 +10,11 @@ from protocol.session import CHANCE
 KITS = all_kits()
 NAMES = ("key", "title", "min_players", "max_players", "rules_name", "bot_kinds", "engine_errors",
          "variant_configs", "new_state", "to_move", "is_over", "new_view", "legal_actions", "apply",
-         "parse_action", "state_hash", "result", "dealer", "bot", "session_rules")
+         "parse_action", "state_hash", "result", "dealer", "bot", "session_rules",
+         # the command line's and the screen's part (SPEC §34)
+         "variants", "options", "default_think", "default_iterations", "add_options", "config_from",
+         "seat_colours", "agent", "check_players", "selfplay", "catalog_json", "catalog_lines",
+         "turn_line", "render_board", "picture", "copy_state", "before", "happened", "screen")
 
 
 def test_the_registry_finds_both_games_by_key_and_by_rules():
@@ -28,6 +32,7 @@ def test_a_kit_has_every_name_of_the_interface(kit):
     assert isinstance(kit, GameKit)
     for name in NAMES:
         assert hasattr(kit, name), name
+    assert set(NAMES) >= {n for n in dir(GameKit) if not n.startswith("_")}   # the list is the interface
     assert {"random", "greedy"} <= set(kit.bot_kinds)
     assert all(issubclass(e, Exception) for e in kit.engine_errors) and kit.engine_errors
     assert 1 <= kit.min_players <= kit.max_players
@@ -63,3 +68,27 @@ def test_a_whole_game_through_the_kit_alone(kit):
     assert len(hashes) > 1 and all(int(h, 16) >= 0 for h in hashes)
     with pytest.raises(kit.engine_errors):
         kit.parse_action("no such action 42")
+
+
+@pytest.mark.parametrize("kit", KITS, ids=lambda k: k.key)
+def test_the_command_line_part_works_for_every_kit(kit):
+    """What the commands ask a kit: a bot game's summary, the catalogue, the board text and
+    picture, seat colours, and a screen with every member the one REPL calls."""
+    from cli.repl.local import LocalGame
+    players = max(2, kit.min_players)
+    summary = kit.selfplay(players, 1, ["random"] * players, {}, {})
+    assert len(summary["scores"]) == players and summary["bots"] == ["random"] * players
+    assert kit.catalog_json().startswith("{") and kit.catalog_lines()
+    assert len(kit.seat_colours(kit.max_players)) == kit.max_players
+    driver = LocalGame(players, 0, seed=2, bots="random", kit=kit)
+    driver.wait_for_turn()
+    state = driver.state()
+    assert kit.render_board(state) and "<svg" in kit.picture(state, caption="x")
+    screen = kit.screen(driver)
+    for member in ("welcome", "board_text", "board_sizes", "board_usage", "toolbar", "prompt", "describe",
+                   "final", "commands", "command", "help", "help_completions", "list_legal", "note", "read",
+                   "guard", "stage", "announce", "refusals", "explain", "suggest", "whose_move",
+                   "picture_caption", "question", "turn_start", "only_pass"):
+        assert hasattr(screen, member), member
+    assert screen.prompt() and screen.welcome() and screen.whose_move()
+    assert all(issubclass(cls, kit.engine_errors) for cls, _ in screen.refusals)

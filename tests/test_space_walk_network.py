@@ -11,11 +11,13 @@ from cli.games import game_of_log, kit_for
 from cli.main import main
 from cli.netplay.printer import scoreboard
 from cli.netplay.wiring import game_chooser
-from cli.games.space_walk.adapter import SpaceWalkRules, bot_agent
+from cli.games.space_walk.adapter import SpaceWalkRules
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 from protocol.session import verify_log
+
+bot_agent = kit_for("space-walk").agent   # a session Agent for a bot seat
 
 GAME_LIMIT = 90
 

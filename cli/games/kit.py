@@ -62,16 +62,30 @@ class GameKit(Protocol):
     def session_rules(self) -> Any: ...               # a protocol.session GameRules
 
     # -- the command line -------------------------------------------------------------------
+    variants: tuple[str, ...]         # the --variant names it plays
+    options: dict[str, str]           # its own command-line options: flag -> argparse dest
+    default_think: float | None       # seconds a thinking bot takes a decision (None: none thinks)
+    default_iterations: int | None
+
+    def add_options(self, parser: Any) -> None: ...   # adds `options` to a command's parser
+    def config_from(self, variants: list[str], args: Any, players: int | None) -> dict: ...  # UserError
     def seat_colours(self, players: int) -> tuple[str, ...]: ...
     def agent(self, kind: str, seed: str, *, think: float | None = None,
               iterations: int | None = None) -> Any: ...   # a session Agent for a bot seat
-    def check_players(self, players: int, command: str = "asv") -> None: ...
+    def check_players(self, players: int, command: str = "asv") -> None: ...   # UserError
+    def selfplay(self, players: int, seed: int, kinds: list[str], config: dict,
+                 bot_options: dict) -> dict: ...      # one bot game in-process: selfplay's JSON
+    def catalog_json(self) -> str: ...
+    def catalog_lines(self) -> list[str]: ...
+    def turn_line(self, state: Any, *, at_start: bool) -> tuple[int, str] | None: ...  # progress
+    def render_board(self, state: Any) -> str: ...    # plain text (`asv replay`)
+    def picture(self, state: Any, *, caption: str = "", labels: list[str] | None = None) -> str: ...
 
     # -- the screen ---------------------------------------------------------------------------
     def copy_state(self, state: Any) -> Any: ...
     def before(self, state: Any) -> Any: ...          # what `happened` compares with
     def happened(self, was: Any, state: Any, seat: int, action: Any) -> Happened: ...
-    def screen(self, repl: Any) -> Any: ...           # the game's part of the REPL (cli.repl.Screen)
+    def screen(self, driver: Any, repl: Any = None) -> Any: ...   # its part of the REPL (cli.games.screen)
 
 
 def session_agent(bot: Bot, view_of=lambda view: view, thinks: bool = False):

@@ -6,18 +6,14 @@ label and a card of one deck can never pass for another.
 """
 from __future__ import annotations
 
-import time
 from typing import Sequence
 
-from cli.games.asv import render
 from cli.games.table import game_options
 from p2p_asv import actions as A
 from p2p_asv import engine
-from p2p_asv.bots import make_bot
 from p2p_asv.cards import REFUEL_DECK, SPACE_PORT_DECK, STARTING_SHIP
 from p2p_asv.endgame import result
 from p2p_asv.errors import EngineError
-from p2p_asv.geometry import seat_colours, square_name
 from p2p_asv.quests import QUEST_DECK
 from p2p_asv.setup import new_game
 from p2p_asv.state import CHANCE as ENGINE_CHANCE
@@ -26,7 +22,7 @@ from p2p_asv.tiles import SPACE_TILES
 from p2p_asv.view import PlayerView
 from protocol.session import CHANCE, DeckRequest, GameRuleError
 
-__all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of", "bot_agent", "render_board"]
+__all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of"]
 
 RULES_NAME = "amazing-space-venture/6"
 PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest", "roles": "card",
@@ -132,35 +128,3 @@ class AsvRules:
         prefix, name = name_of(label)
         if prefix in ("card", "quest"):  # a misplaced tile label teaches nothing
             view.learn(handle, name)
-
-
-def bot_agent(kind: str, seed: str, think: float | None = None, iterations: int | None = None):
-    """An Agent for the session: the named bot picks from its own view's legal actions.
-    The search bot thinks `think` seconds a decision on this machine's clock, or, without
-    `think`, a fixed number of iterations (reproducible; SPEC §12.3)."""
-    bot = make_bot(kind, seed, think=think, iterations=iterations,
-                   clock=time.monotonic if think is not None else None)
-
-    def agent(state, view) -> str:
-        return bot.choose(state, view).text()
-    agent.thinks = kind == "search"   # a networked peer runs it in a worker thread (SPEC §12.3)
-    return agent
-
-
-def render_board(state: GameState) -> str:
-    """The REPL's 13×13 board in plain text, then planets, ships, pieces and scores."""
-    colours = seat_colours(len(state.players))
-    lines = [render.plain(render.board(state)), ""]
-    for (sq, part), rec in sorted(state.planets.items()):
-        kind = "home planet" if rec.home else "planet"
-        lines.append(f"{kind} {square_name(sq)}/{part}: {colours[rec.owner]}"
-                     + (f" ({', '.join(rec.cards)})" if rec.cards else ""))
-    for _, ship in sorted(state.ships.items()):
-        lines.append(f"ship s{ship.id} {ship.name} of {colours[ship.owner]} at {square_name(ship.square)}")
-    for p in state.players:
-        pieces = ([f"probe {square_name(sq)}/{i}" for sq, i in p.probes]
-                  + [f"station {square_name(sq)}" for sq in p.stations]
-                  + [f"pirate {square_name(sq)}/{i}" for sq, i in p.pirates])
-        lines.append(f"{colours[p.seat]:<7} score {p.score:>3}  hand {len(p.hand):>2}  "
-                     + ("  ".join(pieces) if pieces else "no pieces"))
-    return "\n".join(lines)

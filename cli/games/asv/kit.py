@@ -168,7 +168,7 @@ class AsvKit(KitBase):
 
     def render_board(self, state: GameState) -> str:
         """The board in plain text with planets, ships, pieces and scores (`asv replay`)."""
-        from .adapter import render_board
+        from .render import render_board
         return render_board(state)
 
     def picture(self, state: GameState, *, caption: str = "", labels: list[str] | None = None) -> str:

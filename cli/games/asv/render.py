@@ -13,7 +13,7 @@ from cli.terminal import DIM, plain  # noqa: F401 - render.plain and render.DIM 
 from p2p_asv.variants import TEAMS
 from p2p_asv.cards import CARD_BY_NAME
 from p2p_asv.engine import to_move
-from p2p_asv.geometry import BOARD_WORMHOLES, COLUMNS, SIZE, Square, sector_of, square_name
+from p2p_asv.geometry import BOARD_WORMHOLES, COLUMNS, SIZE, Square, sector_of, seat_colours, square_name
 from p2p_asv.quests import QUEST_DECK, quest
 from p2p_asv.state import CHANCE, PHASE_NAMES, TILES, GameState
 from p2p_asv.tile_model import GALAXY, PATH
@@ -386,3 +386,22 @@ def final(state: GameState, summary: dict) -> FormattedText:
     how = " (nine planets)" if summary.get("victory") == "nine planets" else ""
     c.line(f"Winner: {winners}{title}{how}", "bold")
     return c.text()
+
+
+def render_board(state: GameState) -> str:
+    """The 13×13 board in plain text, then planets, ships, pieces and scores (`asv replay`)."""
+    colours = seat_colours(len(state.players))
+    lines = [plain(board(state)), ""]
+    for (sq, part), rec in sorted(state.planets.items()):
+        kind = "home planet" if rec.home else "planet"
+        lines.append(f"{kind} {square_name(sq)}/{part}: {colours[rec.owner]}"
+                     + (f" ({', '.join(rec.cards)})" if rec.cards else ""))
+    for _, ship in sorted(state.ships.items()):
+        lines.append(f"ship s{ship.id} {ship.name} of {colours[ship.owner]} at {square_name(ship.square)}")
+    for p in state.players:
+        pieces = ([f"probe {square_name(sq)}/{i}" for sq, i in p.probes]
+                  + [f"station {square_name(sq)}" for sq in p.stations]
+                  + [f"pirate {square_name(sq)}/{i}" for sq, i in p.pirates])
+        lines.append(f"{colours[p.seat]:<7} score {p.score:>3}  hand {len(p.hand):>2}  "
+                     + ("  ".join(pieces) if pieces else "no pieces"))
+    return "\n".join(lines)

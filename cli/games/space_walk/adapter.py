@@ -12,10 +12,9 @@ from typing import Sequence
 from cli.games.table import game_options
 from protocol.session import CHANCE, DeckRequest, GameRuleError
 from space_walk import SpaceWalkError, apply_text, new_game, parse_action, result, to_move
-from space_walk.bots import BOTS
 from space_walk.state import State
 
-__all__ = ["SpaceWalkRules", "RULES_NAME", "SeatView", "bot_agent"]
+__all__ = ["SpaceWalkRules", "RULES_NAME", "SeatView"]
 
 RULES_NAME = "space-walk/1"
 
@@ -73,19 +72,3 @@ class SpaceWalkRules:
 
     def learn(self, view: SeatView, handle: int, label: str) -> None:
         raise GameRuleError("Space Walk deals no hidden cards")
-
-
-def bot_agent(kind: str, seed: str):
-    """An Agent for the session: the named bot picks for its seat."""
-    bot = BOTS[kind](seed)
-
-    def agent(state, view) -> str:
-        return bot.choose(state, view.seat).text()
-    agent.thinks = False   # every Space Walk bot answers at once: no worker thread (SPEC §12.3)
-    return agent
-
-
-def render_board(state: State) -> str:
-    """The orbit as a ring in plain text (`asv replay`, SPEC §47.6)."""
-    from cli.games.space_walk.render import render_board as ring
-    return ring(state)

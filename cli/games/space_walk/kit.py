@@ -131,7 +131,7 @@ class SpaceWalkKit(KitBase):
 
     def render_board(self, state: State) -> str:
         """The orbit as a ring in plain text (`asv replay`, SPEC §47.6)."""
-        from .adapter import render_board
+        from .render import render_board
         return render_board(state)
 
     def picture(self, state: State, *, caption: str = "", labels: list[str] | None = None) -> str:
