@@ -3,10 +3,11 @@ traceback, SPEC §30): port numbers, positive durations and counts, and a folder
 command will write into, checked before any work starts."""
 from __future__ import annotations
 
-from cli.errors import UserError
 import argparse
 import os
 from pathlib import Path
+
+from cli.errors import UserError
 
 __all__ = ["port_number", "positive_seconds", "seconds_from_zero", "at_least_one", "writable_folder"]
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from cli.errors import UserError
+
 __all__ = ["GameKit", "Bot", "Dealer", "Happened", "KitBase", "session_agent"]
 
 
@@ -110,7 +112,6 @@ class KitBase:
                              thinks=kind in self.thinking_bots)
 
     def check_players(self, players: int, command: str = "asv") -> None:
-        from cli.errors import UserError
         if not self.min_players <= players <= self.max_players:
             raise UserError(f"{command}: {self.title} is for {self.min_players} to {self.max_players} "
                             f"players, not {players}")

@@ -7,10 +7,10 @@ another key; `--new-key` a throwaway key for one game, saved beside the log for 
 """
 from __future__ import annotations
 
-from cli.errors import UserError
 import os
 from pathlib import Path
 
+from cli.errors import UserError
 from protocol.crypto import Identity, KeyFileError, load_identity, save_identity
 
 __all__ = ["user_key_path", "user_identity", "choose_identity"]
@@ -20,7 +20,7 @@ def user_key_path() -> Path:
     home = os.environ.get("ASV_HOME")
     if home:
         return Path(home) / "identity.key"
-    import platformdirs   # here, so a venv made before the dependency still runs with ASV_HOME set
+    import platformdirs  # here, so a venv made before the dependency still runs with ASV_HOME set
     return platformdirs.user_config_path("asv") / "identity.key"
 
 

@@ -6,11 +6,12 @@ argument); a user's `asv host --announce` uses every interface, as a LAN game mu
 """
 from __future__ import annotations
 
-from cli.errors import UserError
 import ipaddress
 import socket
 import time
 from dataclasses import dataclass
+
+from cli.errors import UserError
 
 __all__ = ["WILDCARDS", "lan_address", "invite_host", "SERVICE_TYPE", "Announcement",
            "announce", "browse"]

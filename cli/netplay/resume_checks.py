@@ -3,9 +3,9 @@ wrong key is one line saying what to type instead (SPEC §30), not an OSError's 
 the session's "not in the roster"."""
 from __future__ import annotations
 
-from cli.errors import UserError
 from pathlib import Path
 
+from cli.errors import UserError
 from protocol.crypto import fingerprint
 from protocol.log import parse_event, read_log
 

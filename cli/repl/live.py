@@ -204,7 +204,7 @@ class LiveRepl(Repl, UiSink):
 
 
 class NoteWriter:
-    """A text file for net_peer.Printer whose lines go to the REPL's sink instead of stdout."""
+    """A text file for cli.netplay.printer.Printer whose lines go to the REPL's sink instead of stdout."""
 
     def __init__(self, sink: UiSink, *, hold: tuple[str, ...] = ()) -> None:
         self.sink = sink
