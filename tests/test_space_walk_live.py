@@ -8,7 +8,7 @@ from prompt_toolkit.output import DummyOutput
 
 from cli.games import kit_for
 from cli.repl.live import LiveRepl
-from test_repl_live import SlowOthers, run_with_script, wait_for
+from tests.test_repl_live import SlowOthers, run_with_script, wait_for
 
 SPACE_WALK = kit_for("space-walk")
 

@@ -39,6 +39,7 @@ class ScreenBase:
         return self.repl.color if self.repl is not None else False
 
     def legal_sorted(self) -> list:
+        """The legal actions in the order `legal` numbers them: natural order (A-2 before A-12)."""
         return sorted(self.driver.legal(), key=lambda a: natural_key(a.text()))
 
     # -- what a game may leave as it is -----------------------------------------------------

@@ -60,18 +60,13 @@ class ActionCompleter(Completer):
         if low.startswith("help "):
             yield from self.screen.help_completions(low[5:].strip(), start)
             return
-        for action in sorted_actions(self.driver.legal(), self.screen):
+        for action in self.screen.legal_sorted():
             text = action.text()
             if text.lower().startswith(low):
                 yield Completion(text, start, display_meta=self.screen.note(action))
         for name in self.screen.commands:
             if name.startswith(low) and low:
                 yield Completion(name, start, display_meta="command")
-
-
-def sorted_actions(legal: list, screen) -> list:
-    """The legal actions in the order the screen numbers them (natural order: A-2 before A-12)."""
-    return sorted(legal, key=lambda a: natural_key(a.text()))
 
 
 def default_history(testing: bool = False) -> History:
@@ -334,7 +329,7 @@ class Repl:
         self.say(f"not your turn: {self.screen.whose_move()}. Nothing was sent.", "fg:ansired")
 
     def legal_sorted(self) -> list:
-        return sorted_actions(self.driver.legal(), self.screen)
+        return self.screen.legal_sorted()
 
     def play(self, action, *, confirmed: bool = False) -> None:
         if not confirmed:
