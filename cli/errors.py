@@ -2,7 +2,7 @@
 prints its message on stderr and exits with its code (1 unless said), never a traceback."""
 from __future__ import annotations
 
-__all__ = ["UserError"]
+__all__ = ["UserError", "NotSent"]
 
 
 class UserError(Exception):
@@ -12,3 +12,8 @@ class UserError(Exception):
     def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
+
+
+class NotSent(Exception):
+    """A seat's action was not sent (its peer stopped, or the game moved on): nothing
+    changed; the REPL says it as it says a refusal."""

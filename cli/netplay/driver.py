@@ -17,7 +17,7 @@ import trio
 
 from protocol.errors import ProtocolError
 
-from cli.errors import UserError
+from cli.errors import NotSent, UserError
 from cli.games import DEFAULT_KEY, GameKit, game_of, kit_for
 from cli.games.kit import Happened
 from cli.netplay.error_lines import error_line
@@ -35,7 +35,7 @@ __all__ = ["RecordingRules", "NetDriver", "play_networked"]
 STARTED = ("play", "done", "aborted")
 
 
-class PeerStopped(Exception):
+class PeerStopped(NotSent):
     """An action could not be sent: the peer stopped or the game moved on (nothing changed)."""
 
 

@@ -24,6 +24,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
+from cli.errors import NotSent
 from cli.games.kit import GameKit, Happened
 from cli.picture.svg_doc import save_picture
 from cli.terminal import natural_key, plain
@@ -348,7 +349,7 @@ class Repl:
     def submit(self, action) -> bool:
         try:
             self.driver.submit(action)
-        except self.kit.engine_errors as exc:
+        except (*self.kit.engine_errors, NotSent) as exc:   # refused, or not sent: nothing changed
             self.refused(exc, action)
             return False
         except Exception as exc:  # an engine bug: say so, the driver kept the state
