@@ -51,6 +51,8 @@ class RecordingRules:
         self.applied: list[Happened] = []
 
     def __getattr__(self, name: str):
+        if name.startswith("__") or name == "rules":   # copy and pickle probe before __init__ ran
+            raise AttributeError(name)
         return getattr(self.rules, name)
 
     def apply_action(self, state, seat: int, action, *more) -> None:
