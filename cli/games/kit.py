@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from cli.errors import UserError
 
-__all__ = ["GameKit", "Bot", "Dealer", "Happened", "KitBase", "session_agent"]
+__all__ = ["GameKit", "Bot", "BotAgent", "Dealer", "Happened", "KitBase"]
 
 
 @dataclass(frozen=True)
@@ -90,13 +90,16 @@ class GameKit(Protocol):
     def screen(self, driver: Any, repl: Any = None) -> Any: ...   # its part of the REPL (cli.games.screen)
 
 
-def session_agent(bot: Bot, view_of=lambda view: view, thinks: bool = False):
-    """A session Agent (state, view) -> action text from a kit bot. `thinks`: the bot may
+class BotAgent:
+    """A session Agent, (state, view) -> action text, from a kit bot. `thinks`: the bot may
     take long, so a networked peer runs it in a worker thread (SPEC §12.3)."""
-    def agent(state, view) -> str:
-        return bot.choose(state, view_of(view)).text()
-    agent.thinks = thinks
-    return agent
+
+    def __init__(self, bot: Bot, thinks: bool = False) -> None:
+        self.bot = bot
+        self.thinks = thinks
+
+    def __call__(self, state: Any, view: Any) -> str:
+        return self.bot.choose(state, view).text()
 
 
 class KitBase:
@@ -108,8 +111,8 @@ class KitBase:
     thinking_bots: tuple[str, ...] = ()   # bot kinds that think for a while (search)
 
     def agent(self, kind: str, seed: str, *, think: float | None = None, iterations: int | None = None):
-        return session_agent(self.bot(kind, seed, think=think, iterations=iterations),  # type: ignore[attr-defined]
-                             thinks=kind in self.thinking_bots)
+        return BotAgent(self.bot(kind, seed, think=think, iterations=iterations),  # type: ignore[attr-defined]
+                        thinks=kind in self.thinking_bots)
 
     def check_players(self, players: int, command: str = "asv") -> None:
         if not self.min_players <= players <= self.max_players:

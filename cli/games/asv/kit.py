@@ -44,10 +44,10 @@ class AsvKit(KitBase):
     def variant_configs(self, players: int) -> list[tuple[str, dict]]:
         """The basic game, each variant alone (captain-rookie only with role-play, which it
         extends; partnership only at four), and all of them together."""
-        configs = [("basic", {}), ("nine-planets", {"nine_planets": True}), ("role-play", {"role_play": True}),
+        configs: list[tuple[str, dict]] = [("basic", {}), ("nine-planets", {"nine_planets": True}), ("role-play", {"role_play": True}),
                    ("role-play+captain-rookie", {"role_play": True, "captain_rookie": True}),
                    ("advanced", {"advanced": True}), ("tiles-per-turn-1", {"tiles_per_turn": 1})]
-        every = {"nine_planets": True, "role_play": True, "captain_rookie": True, "advanced": True}
+        every: dict = {"nine_planets": True, "role_play": True, "captain_rookie": True, "advanced": True}
         if players == 4:
             configs.append(("partnership", {"partnership": True}))
             every["partnership"] = True
@@ -58,7 +58,10 @@ class AsvKit(KitBase):
         return new_game(players, config)
 
     def to_move(self, state: GameState) -> int:
-        return engine.to_move(state)
+        seat = engine.to_move(state)
+        if seat is None:   # asked only while the game runs
+            raise ValueError("the game is over: nobody is to move")
+        return seat
 
     def is_over(self, state: GameState) -> bool:
         return state.over
@@ -145,7 +148,7 @@ class AsvKit(KitBase):
         """One whole game between bots in this process: `asv selfplay`'s JSON object (SPEC §12.2)."""
         from p2p_asv.selfplay import play_game
         _, summary = play_game(players, seed, kinds, config=config, bot_options=bot_options)
-        keep = self.SELFPLAY_KEYS
+        keep: tuple[str, ...] = self.SELFPLAY_KEYS
         if config:
             keep += ("victory", "team_scores") if "team_scores" in summary else ("victory",)
         return {k: summary[k] for k in keep}

@@ -56,7 +56,10 @@ class SpaceWalkKit(KitBase):
         return new_game(players, config)
 
     def to_move(self, state: State) -> int:
-        return to_move(state)
+        seat = to_move(state)
+        if seat is None:   # asked only while the game runs
+            raise ValueError("the game is over: nobody is to move")
+        return seat
 
     def is_over(self, state: State) -> bool:
         return state.over
