@@ -10,7 +10,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from cli.main import build_parser
-from cli.netplay.driver import play_networked
+from cli.netplay.seat import play_networked
 from cli.netplay.invite import parse_invite
 from protocol.session import verify_log
 from cli.games.asv.adapter import AsvRules

@@ -52,7 +52,7 @@ def test_space_walk_live_repl_over_the_network(tmp_path):
     import threading
 
     from cli.main import build_parser
-    from cli.netplay.driver import play_networked
+    from cli.netplay.seat import play_networked
 
     args = build_parser().parse_args(["host", "--listen", "127.0.0.1", "--game", "space-walk", "--seats", "2",
                                       "--bots", "1", "--bot-kind", "random", "--name", "alice",

@@ -77,7 +77,7 @@ def test_the_repl_seat_plays_space_walk_over_the_network(tmp_path):
     from prompt_toolkit.input import create_pipe_input
 
     from cli.main import build_parser
-    from cli.netplay.driver import play_networked
+    from cli.netplay.seat import play_networked
     from test_space_walk_repl import ScriptedSwRepl
 
     args = build_parser().parse_args(["host", "--listen", "127.0.0.1", "--game", "space-walk", "--seats", "2", "--bots", "1",

@@ -41,7 +41,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     if args.bot is None:
-        from cli.netplay.driver import play_networked  # the REPL seat
+        from cli.netplay.seat import play_networked  # the REPL seat
         return play_networked(args, host=True)
     printer = Printer(prefix="", turns=not args.quiet)
     node = run_peer("host", lambda: host_game(args, printer=printer))

@@ -46,7 +46,7 @@ def run(args) -> int:
         args.address = chosen
     try:
         if args.bot is None:
-            from cli.netplay.driver import play_networked  # the REPL seat
+            from cli.netplay.seat import play_networked  # the REPL seat
             return play_networked(args, host=False)
         printer = Printer(turns=not args.quiet)
         node = run_peer("join", lambda: join_game(args, printer=printer))
