@@ -24,7 +24,8 @@ from protocol.node import Node, restore_peer
 from cli.netplay.invite import parse_invite
 from cli.netplay.outcome import GameOver
 from cli.netplay.printer import Printer
-from cli.netplay.wiring import clocked, game_chooser, keep_fresh_key, keeping_book, make_identity, node_options, noting_book, resume_key, seat_agent
+from cli.netplay.wiring import (clocked, game_chooser, keep_fresh_key, keeping_book, make_identity, node_options,
+                                noting_book, resume_key, seat_agent)
 
 
 async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | None = None,

@@ -47,7 +47,7 @@ def new_svg(width: int, height: int, title: str) -> ET.Element:
     return root
 
 
-def label(parent: ET.Element, x: float, y: float, text: str, size: int = 12, *, fill: str = "#e8ecf4",
+def label(parent: ET.Element, x: float, y: float, text: str, size: float = 12, *, fill: str = "#e8ecf4",
           anchor: str = "start", weight: str | None = None, **attrs) -> ET.Element:
     return el(parent, "text", text, x=x, y=y, font_size=size, fill=fill, text_anchor=anchor,
               font_weight=weight, **attrs)

@@ -7,6 +7,7 @@ seen by a colour-blind friend still says whose piece is where."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from cli.picture.svg_doc import el, label, num
 
@@ -19,7 +20,7 @@ SEAT_INK = {"blue": "#ffffff", "yellow": "#1b1400", "green": "#141a00", "red": "
 PLANET_FILL = "#e2dccb"        # pale sand: apart from every seat colour, yellow included
 PLANET_INK = "#2a1402"
 WORM = "#4fd1c5"
-PATH_STYLE = {"open": dict(stroke="#e8453c", stroke_width=5),
+PATH_STYLE: dict[str, dict[str, Any]] = {"open": dict(stroke="#e8453c", stroke_width=5),
               "complete": dict(stroke="#ff7a3d", stroke_width=6),
               "ruined": dict(stroke="#a04848", stroke_width=4, stroke_dasharray="5 4")}
 
@@ -51,7 +52,7 @@ def ship(parent: ET.Element, x: float, y: float, colour: str, text: str, kind: s
     g = el(parent, "g", class_="piece ship", data_kind="ship", data_seat=colour, data_type=kind,
            data_label=text, transform=_place(x, y, scale))
     el(g, "title", title)
-    style = dict(fill=SEAT_FILL[colour], stroke="#f4f6fb", stroke_width=1.2)
+    style: dict[str, Any] = dict(fill=SEAT_FILL[colour], stroke="#f4f6fb", stroke_width=1.2)
     shape = SHIP_ROUND.get(kind)
     if shape == "pod":
         el(g, "rect", x=-12, y=-7, width=24, height=14, rx=7, **style)

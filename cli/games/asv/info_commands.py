@@ -17,6 +17,7 @@ from cli.games.asv import explain
 from cli.games.asv import narrate
 from cli.games.asv import render
 from cli.games.asv.help_topics import topic, topic_names
+from cli.games.screen import ScreenBase
 
 LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
 HANDLE = re.compile(r"^#\d+$")
@@ -82,7 +83,7 @@ def _choose_cards(shown: list) -> str | None:
     return f"{verb} {n} of {' '.join(handles)} ({len(shown)} ways), e.g. {' '.join(texts[0])}"
 
 
-class InfoCommands:
+class InfoCommands(ScreenBase):
     def list_legal(self, prefix: str = "") -> None:
         """Numbered legal actions starting with `prefix`, in natural order; a list too long
         for a terminal (with or without a prefix) is grouped by its first two words, e.g.

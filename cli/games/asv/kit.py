@@ -44,9 +44,10 @@ class AsvKit(KitBase):
     def variant_configs(self, players: int) -> list[tuple[str, dict]]:
         """The basic game, each variant alone (captain-rookie only with role-play, which it
         extends; partnership only at four), and all of them together."""
-        configs: list[tuple[str, dict]] = [("basic", {}), ("nine-planets", {"nine_planets": True}), ("role-play", {"role_play": True}),
-                   ("role-play+captain-rookie", {"role_play": True, "captain_rookie": True}),
-                   ("advanced", {"advanced": True}), ("tiles-per-turn-1", {"tiles_per_turn": 1})]
+        configs: list[tuple[str, dict]] = [
+            ("basic", {}), ("nine-planets", {"nine_planets": True}), ("role-play", {"role_play": True}),
+            ("role-play+captain-rookie", {"role_play": True, "captain_rookie": True}),
+            ("advanced", {"advanced": True}), ("tiles-per-turn-1", {"tiles_per_turn": 1})]
         every: dict = {"nine_planets": True, "role_play": True, "captain_rookie": True, "advanced": True}
         if players == 4:
             configs.append(("partnership", {"partnership": True}))

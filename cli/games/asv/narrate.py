@@ -9,6 +9,7 @@ module only compares the breakdown before and after an event and says where it h
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from p2p_asv import actions as A
 from p2p_asv.engine import to_move
@@ -28,7 +29,7 @@ class Before:
     discovery_square: Square | None
     # the poll stack, bottom first: each window object with the card it waited on, captured
     # now because a redirect changes the card in place
-    polls: tuple[tuple[object, object], ...] = ()
+    polls: tuple[tuple[Any, Any], ...] = ()   # (the engine's Poll, the card it asks about)
 
 
 def before(state: GameState) -> Before:

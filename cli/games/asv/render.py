@@ -160,7 +160,8 @@ def _compact_mark(state: GameState, sq: Square, letters: bool) -> tuple[str, str
 def _piece_fragments(state: GameState, sq: Square, letters: bool = False) -> list[tuple[str, str]]:
     """The second line of a square: ships, then stations, probes and pirates, CELL wide."""
     pieces = _pieces(state, sq, letters)
-    out, width = [], 0
+    out: list[tuple[str, str]] = []
+    width = 0
     for style, text in pieces:
         if width + len(text) > CELL:
             out[-1] = (out[-1][0], "+") if out else ("", "+")
@@ -179,8 +180,8 @@ def board(state: GameState, highlight: tuple[Square, ...] = (), *, compact: bool
         return _compact_board(state, highlight, letters)
     c = Canvas()
     c.add("    ")
-    for col in COLUMNS:
-        c.add(f"{col:<{CELL + 1}}", LABEL)
+    for letter in COLUMNS:
+        c.add(f"{letter:<{CELL + 1}}", LABEL)
     c.line()
     for row in range(SIZE):
         for line in (0, 1):
@@ -196,8 +197,8 @@ def board(state: GameState, highlight: tuple[Square, ...] = (), *, compact: bool
                 c.add(f"{row + 1:>2}", LABEL)
             c.line()
     c.add("    ")
-    for col in COLUMNS:
-        c.add(f"{col:<{CELL + 1}}", LABEL)
+    for letter in COLUMNS:
+        c.add(f"{letter:<{CELL + 1}}", LABEL)
     c.line()
     c.line(LEGEND, DIM)
     if letters:
@@ -209,8 +210,8 @@ def _compact_board(state: GameState, highlight: tuple[Square, ...], letters: boo
     """One line a square: the tile's first three characters and a piece mark (16 lines)."""
     c = Canvas()
     c.add("   ")
-    for col in COLUMNS:
-        c.add(f"{col:<{CELL + 1}}", LABEL)
+    for letter in COLUMNS:
+        c.add(f"{letter:<{CELL + 1}}", LABEL)
     c.line()
     for row in range(SIZE):
         c.add(f"{row + 1:>2} ", LABEL)

@@ -21,7 +21,6 @@ from p2p_asv.tiles import TILE_BY_ID
 
 from cli.games.asv import explain, narrate, render
 from cli.games.asv.info_commands import COMMANDS, InfoCommands, note_of
-from cli.games.screen import ScreenBase
 
 __all__ = ["AsvScreen", "ACTION_WORDS", "NAMED_ARGS", "name_handles", "normal_squares"]
 
@@ -65,7 +64,7 @@ def name_handles(text: str, name_of) -> str:
     return " ".join(words)
 
 
-class AsvScreen(InfoCommands, ScreenBase):
+class AsvScreen(InfoCommands):
     commands = COMMANDS
     board_sizes = ("", "full", "compact")
     board_usage = "board, board full or board compact (or board --svg FILE)"

@@ -39,7 +39,7 @@ def status_line(state: GameState) -> str:
     return f"turn {state.turn} · {who} to play · {render.phase_text(state)}"
 
 
-def _seat(g: ET.Element, state: GameState, seat: int, y: int, name: str) -> int:
+def _seat(g: ET.Element, state: GameState, seat: int, y: float, name: str) -> float:
     """One seat's block from y; returns the y below it."""
     p = state.players[seat]
     active = state.active == seat and not state.over
@@ -68,7 +68,7 @@ def _seat(g: ET.Element, state: GameState, seat: int, y: int, name: str) -> int:
     return y + 74 + 15 * (len(lines) - 1)
 
 
-def _legend(g: ET.Element, y: int) -> None:
+def _legend(g: ET.Element, y: float) -> None:
     """Samples drawn with the board's own glyphs, three to a row."""
     label(g, 0, y, "Legend", 15, weight="bold")
     rows = el(g, "g", class_="legend")
