@@ -3,41 +3,38 @@
 Every module of the engines, protocol/ and cli/ is parsed (ast, so an import inside a
 function counts as much as one at the top) and its imports resolved to the program's own
 modules. Checked: no import cycle anywhere; an engine imports nothing of protocol/, cli/ or
-another engine; protocol/ imports nothing of cli/ or any engine; under cli/, one game's
-package never imports another's, and the sub-packages import in the order declared below.
+another engine; protocol/ imports nothing of cli/ or any engine; under cli/, one game's kit
+package never imports another's, only a game's kit imports an engine, and cli's parts import
+in the order declared below (SPEC §34.2).
 protocol/'s own inner layers are tests/test_layers.py's.
 """
 from __future__ import annotations
 
 import sys
 
-import pytest
-
 from tests.import_helpers import ROOT, imported_names, package_modules
 
-# -- the declared order -------------------------------------------------------------------
-ENGINES = ("p2p_asv", "space_walk")     # pure rules, one package a game (SPEC §1, §40.1)
+# -- the declared order (SPEC §34.2) ----------------------------------------------------------
+ENGINES = ("p2p_asv", "space_walk", "space_trading_race")   # pure rules, one package a game
 PROTOCOL = "protocol"
 CLI = "cli"
 PACKAGES = (*ENGINES, PROTOCOL, CLI)    # every top-level package pyproject installs
-# cli/'s sub-packages, lowest first: a module of one may import its own sub-package and those
-# listed before it, never one listed after it. Modules directly in cli/ are the top (the
-# command's entry), except those in CLI_BASE, which are below every sub-package. While cli/
-# is flat (no sub-package yet) every module is at the top and the order holds trivially.
+# cli/'s parts, lowest first: a module of one may import its own part and those listed before
+# it, never one listed after it. GAME_KITS stands for every game's package cli/games/<game>/;
+# "cli.games" is the rest of cli/games/ (the registry, the kit interface). Modules directly in
+# cli/ are the top (cli.main), except those in CLI_BASE, which are below every part. A part
+# counts once it is a folder.
+GAME_KITS = "cli.games.<game>"
 CLI_ORDER: tuple[str, ...] = (
     "cli.picture",      # the SVG document and shapes
-    "cli.games",        # the kit interface and the registry; cli.games.<game> are the kits
+    "cli.games",        # the registry, the kit interface, ScreenBase, options, table
+    GAME_KITS,          # each game's kit: cli.games.asv, cli.games.space_walk
     "cli.repl",         # one REPL for every game
-    "cli.netplay",      # one network driver for every game
+    "cli.netplay",      # network play for every game
     "cli.commands",     # one module a subcommand
 )
-CLI_BASE: frozenset[str] = frozenset({"cli"})   # cli/__init__.py
+CLI_BASE: frozenset[str] = frozenset({"cli", "cli.errors", "cli.terminal", "cli.arg_checks"})
 GAMES = "cli.games"     # cli.games.<a> never imports cli.games.<b>
-# Cycles known today, removed by the branch named; each is an xfail below until it lands.
-KNOWN_CYCLES = {
-    "cli/net_driver.py -> cli/net_peer.py -> cli/sw_net.py -> cli/net_driver.py (issue 20; the kit branch)":
-        frozenset({"cli.net_driver", "cli.net_peer", "cli.sw_net"}),
-}
 
 MODULES = {name: path for package in PACKAGES for name, path in package_modules(package).items()}
 
@@ -112,6 +109,8 @@ def cli_rank(name: str, root=ROOT) -> int | None:
     flat module of the same name as a listed sub-package (today's cli/games.py) is the top."""
     if name in CLI_BASE:
         return -1
+    if game_of(name, root):
+        return CLI_ORDER.index(GAME_KITS)
     for rank, sub in enumerate(CLI_ORDER):
         if (name == sub or name.startswith(sub + ".")) and is_package_dir(sub, root):
             return rank
@@ -141,18 +140,8 @@ def test_every_package_is_read():
 
 
 def test_no_import_cycle_anywhere():
-    """Besides the known cycles (each checked on its own below)."""
-    known = set(KNOWN_CYCLES.values())
-    new = [c for c in cycles(LINKS) if frozenset(c) not in known]
-    assert new == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in new)
-
-
-@pytest.mark.parametrize("cycle", sorted(KNOWN_CYCLES))
-@pytest.mark.xfail(strict=True, reason="a known import cycle (issue 20): the kit branch removes it")
-def test_known_cycle_is_gone(cycle):
-    members = KNOWN_CYCLES[cycle]
-    stuck = [c for c in cycles(LINKS) if members & set(c)]
-    assert stuck == [], f"import cycle: {cycle}"
+    found = cycles(LINKS)
+    assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
 def engine_violations(links: dict[str, list[str]]) -> list[tuple[str, str]]:
@@ -198,6 +187,14 @@ def test_cli_sub_packages_import_in_the_declared_order():
 
 def test_a_game_kit_never_imports_another_game():
     assert game_violations(LINKS) == []
+
+
+def test_only_a_game_kit_imports_an_engine():
+    """Outside cli/games/<game>/ nothing of cli names a game's engine (SPEC §34.2)."""
+    wrong = [(n, m) for n, found in LINKS.items() if package_of(n) == CLI and not game_of(n)
+             for m in found if package_of(m) in ENGINES]
+    assert wrong == []
+    assert any(game_of(n) for n in LINKS)       # the kits are read too
 
 
 def test_the_checks_see_function_level_imports_and_cycles(tmp_path):

@@ -8,7 +8,7 @@ import struct
 import pytest
 import trio
 
-from cli.asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from tests.log_helpers import verify_logs
 from tests.net_helpers import Runner, bot_node, open_game, wait_until
 from protocol.net import FramedStream, Mesh, PeerRefused
