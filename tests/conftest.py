@@ -38,14 +38,14 @@ def _own_asv_home(tmp_path_factory, monkeypatch):
 # while the other part ran beside it, at a load of about 4 (2 Dec 2026): they only balance the
 # parts, a wrong one makes a part longer, never skips a test.
 FAST_SECONDS = {
-    "test_engine_properties.py": 33, "test_layers.py": 20, "test_repl.py": 19, "test_play.py": 16,
+    "test_engine_properties.py": 33, "test_layers.py": 20, "test_play.py": 20, "test_repl.py": 19,
     "test_codec.py": 9, "test_tiles.py": 8, "test_notation.py": 8, "test_determinism.py": 8,
     "test_verify.py": 7, "test_purity.py": 6, "test_log_tools_cli.py": 6, "test_mental_poker.py": 5,
     "test_engine_scoring.py": 5, "test_specials.py": 5, "test_mesh.py": 5, "test_asv_wiring.py": 5,
     "test_board.py": 4, "test_weak_keys.py": 4, "test_protocol_audit.py": 4, "test_events.py": 4,
     "test_transport.py": 4, "test_logged_game.py": 4, "test_variants.py": 3, "test_specials_session.py": 3,
     "test_engine_turn.py": 3, "test_search_bot.py": 3, "test_logfile.py": 3, "test_space_walk_rules.py": 3,
-    "test_cards.py": 3, "test_shuffle_proof.py": 2, "test_dice.py": 2,
+    "test_cards.py": 3, "test_shuffle_proof.py": 2, "test_dice.py": 2, "test_space_trading_race_play.py": 5,
 }
 E2E_SECONDS = {
     "test_network_cli.py": 77, "test_network_play.py": 64, "test_regather.py": 30,
