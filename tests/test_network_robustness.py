@@ -394,10 +394,11 @@ def test_events_from_the_future_are_held_within_bounds():
     near = [sign_event(other, b"g" * 16, 5, prev, "action", {"a": f"x{i}"}) for i in range(10)]
     for ev in far + near:
         n._feed(ev.wire)
-    assert not any(seq > node_mod.MAX_AHEAD for seq in n._buffer)
-    assert len(n._buffer[5]) == node_mod.MAX_PER_HEIGHT
+    held = n._early.by_seq
+    assert not any(seq > node_mod.MAX_AHEAD for seq in held)
+    assert len(held[5]) == node_mod.MAX_PER_HEIGHT
     assert n.dropped_early == 3 + 10 - node_mod.MAX_PER_HEIGHT
-    assert n._buffered_bytes == sum(len(e.wire) for e in n._buffer[5])
+    assert n._early.size == sum(len(e.wire) for e in held[5])
 
 
 def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():

@@ -10,7 +10,7 @@ writes the `abort` event at h carrying all of them; only then does the abort tak
 A voter never applies the named peer's event at h afterwards (`Ballot.bars`), and a peer
 that applied that event never votes; so a late event and an abort are never both applied
 by honest peers, and one insider alone cannot get an honest peer named silent in a game
-of three or more. This module is transport-free: the node (protocol/node.py) decides when
+of three or more. This module is transport-free: the node (protocol/node/_duty.py) decides when
 to vote and carries the wires; the session checks the abort like any other event.
 """
 from __future__ import annotations
