@@ -26,6 +26,7 @@ from cli.identity_file import choose_identity
 from cli.lan import announce, invite_host, mdns_interfaces
 from cli.peer_book import PeerBook, kept_entries, load_peers, own_listen, own_port
 from cli.peer_names import colours_of, namer, remembering
+from cli.node_notes import speaker, words
 from cli.resume_checks import check_resume_log, check_resume_seat
 from cli.regather import DEFAULT_RESUME_WAIT, NobodyBack, dial_all, gather, met, resume_port, spare_addresses, spare_ports
 from cli.turn_clock import CLOCK_KEY, TurnClock, check_clock
@@ -34,7 +35,7 @@ from p2p_asv.geometry import seat_colours
 from p2p_asv.state import TILES
 from protocol.errors import ProtocolError
 from protocol.crypto import Identity, KeyFileError, fingerprint, load_identity, save_identity
-from protocol.node import Node, NodeOptions, NotInRoster, ResumeError, restore_peer
+from protocol.node import Node, NodeOptions, Note, NotInRoster, ResumeError, restore_peer
 from protocol.net import NotConnected, TransportError, plain_reason
 from protocol.log import scan_log
 
@@ -279,8 +280,8 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), game_kind.rules(), game, args.log_dir,
                        agent=_agent(args.bot_kind, f"{args.seed or game.hex()}/{i + 1}",
                                     getattr(args, "think", None), game_kind),
-                       options=_options(args, None),
-                       on_note=(bot_printer or Printer(None)).say, creator=identity.public_key_bytes)
+                       options=_options(args, None), creator=identity.public_key_bytes)
+            bot.on_note = speaker(bot, (bot_printer or Printer(None)).say)
             bot.options.port = 0
             clocked(bot)
             await nursery.start(bot.run)
@@ -344,9 +345,9 @@ def _noting(book: PeerBook, node: Node, say):
     """on_note that also keeps the log's address book: a note comes with each peer that
     joins, leaves or comes back (maybe on a new port), and a seat that quits before the next
     event must still find it on `--resume` (SPEC §29.12)."""
-    def on_note(text: str) -> None:
+    def on_note(note: Note) -> None:
         book.update(node)
-        say(text)
+        say(words(note, node.who))
     return on_note
 
 

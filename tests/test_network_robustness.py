@@ -409,11 +409,13 @@ def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():
     from protocol.crypto import Identity
     from protocol.session import DeckCorrupted
     from cli.asv_adapter import AsvRules
+    from cli.node_notes import speaker
 
     me, other = Identity.generate("me"), Identity.generate("other")
     seen, notes = [], []
     n = node_mod.Node(me, AsvRules(), b"g" * 16, None,
-                      on_applied=lambda node, ev, note: seen.append(ev.seq), on_note=notes.append)
+                      on_applied=lambda node, ev, note: seen.append(ev.seq))
+    n.on_note = speaker(n, notes.append)
 
     class Halting:
         notes = ["shares (deck corrupted)"]

@@ -8,6 +8,7 @@ import time
 from protocol.errors import EventError
 from protocol.log import SignedEvent
 from protocol.net import TransportError
+from protocol.node._notes import Note, NoteKind
 from protocol.session.abort import (ABORT_KIND, REFUSE_KIND, VOTE_BASE, VOTE_KIND, Ballot, abort_writers,
                                     check_abort, make_abort, make_refusal, votes_problem)
 
@@ -53,7 +54,7 @@ class AbortDuty:
         if self.ballot.cast == (self.height, s.next_author()):
             return False
         vote = self.ballot.vote(self.identity, s)
-        self.note(f"voted {self.who(s.next_author())} silent at seq {self.height}")
+        self.note(Note(NoteKind.VOTED, who=s.next_author(), seq=self.height))
         await self.mesh.broadcast(vote.wire)
         return True
 
@@ -69,7 +70,7 @@ class AbortDuty:
         if k > 0 and time.monotonic() - self._progress_at < self.options.timeout * (k + 1):
             return
         wire = s.write_halt()
-        self.note(s.notes[-1])
+        self.note(Note(NoteKind.WRITTEN, seq=s.chain.height - 1, text=s.notes[-1]))
         self._applied(s.chain.events[-1])
         await self.mesh.broadcast(wire)
 
@@ -85,7 +86,7 @@ class AbortDuty:
             return
         ev = make_abort(self.identity, s, votes)
         s.receive(ev)
-        self.note(s.notes[-1])
+        self.note(Note(NoteKind.WRITTEN, seq=ev.seq, text=s.notes[-1]))
         self._applied(ev)
         await self.mesh.broadcast(ev.wire)
 
@@ -97,8 +98,7 @@ class AbortDuty:
         h = ev.seq - VOTE_BASE
         if ev.kind == REFUSE_KIND:
             if self.ballot.released_by(ev, self.me):
-                self.note(f"{self.who(ev.author)} applied the event this peer voted silent at seq {h}; "
-                          "vote withdrawn")
+                self.note(Note(NoteKind.VOTE_WITHDRAWN, who=ev.author, seq=h))
                 for late in [e for e in self.barred if e.seq == h]:
                     self.barred.remove(late)
                     self._feed(late)
@@ -143,8 +143,7 @@ class AbortDuty:
         earlier.log, earlier.secret_store = s.log, s.secret_store
         earlier.receive(ev)
         self.session = earlier
-        self.note(f"{earlier.notes[-1]}; this peer's {s.chain.height - h} event(s) from seq {h} reached nobody "
-                  "and are dropped")
+        self.note(Note(NoteKind.TAKEN_BACK, seq=h, count=s.chain.height - h, text=earlier.notes[-1]))
         self._applied(ev)
 
     async def _send_quietly(self, key: bytes, wire: bytes) -> None:

@@ -18,6 +18,7 @@ from protocol.net import KeyNotAllowed, Mesh
 from protocol.node._catchup import CatchUp
 from protocol.node._duty import AbortDuty
 from protocol.node._early import EarlyEvents
+from protocol.node._notes import Note, NoteKind
 from protocol.node._options import NodeOptions, NotInRoster, Timing
 from protocol.node._presence import Presence
 from protocol.node._thinking import THOUGHT, Thinking
@@ -38,14 +39,14 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
     is made when the first hello arrives; a resumed peer passes `peer=restore_peer(...)`.
     Callbacks: `on_applied(node, ev, note)` after every accepted event (own ones too;
     `node.catching_up` is true while a catch-up answer is applied); `on_caught_up(node,
-    before)` once a catch-up answer moved this peer on from height `before`; `on_note(text)`
-    for lobby and fault messages."""
+    before)` once a catch-up answer moved this peer on from height `before`; `on_note(note)`
+    for lobby and fault news, a Note (the command words it: cli/node_notes.py)."""
 
     def __init__(self, identity: Identity, rules: GameRules, game: bytes, log_dir: str | Path | None,
                  *, agent: Agent | None = None, options: NodeOptions | None = None,
                  peer: SessionPeer | None = None, config: dict | None = None,
                  on_applied: Callable[["Node", SignedEvent, str], None] | None = None,
-                 on_note: Callable[[str], None] | None = None,
+                 on_note: Callable[[Note], None] | None = None,
                  make_session: Callable[..., SessionPeer] | None = None,
                  creator: bytes | str | None = None,
                  choose_game: Callable[[str], tuple[GameRules, Agent | None] | None] | None = None) -> None:
@@ -114,16 +115,9 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
         """Early events the buffer's bounds refused (SPEC §29.4)."""
         return self._early.dropped
 
-    def note(self, text: str) -> None:
+    def note(self, note: Note) -> None:
         if self.on_note is not None:
-            self.on_note(text)
-
-    def refused_line(self, exc: EventError, what: str = "refused", plain: str = "refused event") -> str:
-        """A refused event's note, naming its author as `who` does (SPEC §29.13):
-        'refused green bob's event at seq 52: REASON (IllegalMove)'."""
-        if getattr(exc, "author", None) is None:
-            return f"{plain}: {exc}"
-        return f"{what} {self.who(exc.author)}'s event at seq {exc.seq}: {exc.reason} ({type(exc).__name__})"
+            self.on_note(note)
 
     async def wait_changed(self) -> None:
         """Return after the next accepted event (or the end of the game)."""
@@ -298,7 +292,7 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
             refusal = first_hello_problem(ev, self.creator)
             if refusal is not None:   # a forged lobby: refused, nothing adopted (SPEC §29.2)
                 self.rejected.append(refusal)
-                self.note(self.refused_line(refusal))
+                self.note(Note(NoteKind.REFUSED, who=refusal.author, seq=refusal.seq, error=refusal))
                 return
             self._adopt_game(ev.body.get("rules"))
             self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
@@ -325,8 +319,7 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
         if self.ballot.bars(ev):   # we voted its author silent here: never apply both (SPEC §29.6)
             if ev not in self.barred:
                 self.barred.append(ev)
-                self.note(f"late event of {self.who(ev.author)} at seq {ev.seq} not applied: "
-                          "this peer voted it silent")
+                self.note(Note(NoteKind.BARRED, who=ev.author, seq=ev.seq))
             return False
         try:
             s.receive(ev)
@@ -334,18 +327,18 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
             return False
         except DeckCorrupted as exc:  # accepted and logged, then the session halted (SPEC §26.4)
             self.rejected.append(exc)
-            self.note(self.refused_line(exc, "session halted at", "session halted"))
+            self.note(Note(NoteKind.HALTED, who=exc.author, seq=exc.seq, error=exc))
             self._applied(ev)
             return True
         except (StateHashMismatch, SessionHalted) as exc:
             self.rejected.append(exc)
-            self.note(self.refused_line(exc, "session halted at", "session halted"))
+            self.note(Note(NoteKind.HALTED, who=exc.author, seq=exc.seq, error=exc))
             self._bump()
             return False
         except EventError as exc:
             self.rejected.append(exc)
             if ev.seq >= self.height - 1:
-                self.note(self.refused_line(exc))
+                self.note(Note(NoteKind.REFUSED, who=exc.author, seq=exc.seq, error=exc))
             return False
         self._applied(ev)
         return True

@@ -6,6 +6,7 @@ import time
 
 from protocol.crypto import fingerprint
 from protocol.net import PeerRefused, TransportError, plain_reason
+from protocol.node._notes import Note, NoteKind
 
 __all__ = ["Presence"]
 
@@ -23,7 +24,7 @@ class Presence:
     def _on_peer_up(self, key: bytes) -> None:
         if self.roster is None and key not in self.lobby and self.options.seats is not None:
             self.lobby.append(key)
-            self.note(f"{self.who(key)} joined ({len(self.lobby)}/{self.options.seats} seats)")
+            self.note(Note(NoteKind.JOINED, who=key, count=len(self.lobby), seats=self.options.seats))
             if len(self.lobby) >= self.options.seats:
                 self._lobby_full.set()
         gone = self._down_since.pop(key, None)
@@ -34,9 +35,9 @@ class Presence:
                 self._nursery.start_soon(self._send_quietly, key, own.wire)
             if not self.over and not self.votes_held:
                 if key in self._lost and gone is not None:
-                    self.note(f"{self.who(key)} is back (gone {int(time.monotonic() - gone)} s)")
+                    self.note(Note(NoteKind.BACK, who=key, seconds=time.monotonic() - gone))
                 elif self._resumed and key not in self._met:   # never lost here: no "back", no "gone 0 s"
-                    self.note(f"{self.who(key)} is here")
+                    self.note(Note(NoteKind.HERE, who=key))
         self._lost.discard(key)
         self._met.add(key)
 
@@ -47,14 +48,14 @@ class Presence:
             self.lobby.remove(key)   # left before the start: the seat is free again
         self._down_since.setdefault(key, time.monotonic())
         if not self.over:
-            waits = "" if self.session is None else (
-                f" — the game waits: they come back with `asv join --resume LOG` (their log); "
-                f"aborted if gone {self.options.timeout:g} s")
-            self.note(f"lost {self.who(key)} ({plain_reason(error)}) at {time.strftime('%H:%M:%S')}{waits}")
+            # once the game has started it waits for the seat, up to the abort timeout
+            waits = None if self.session is None else self.options.timeout
+            self.note(Note(NoteKind.LOST, who=key, reason=plain_reason(error), at=time.time(), seconds=waits,
+                           error=error))
             self._lost.add(key)
 
     def _on_refused(self, error: TransportError) -> None:
-        self.note(f"refused a connection: {error}")
+        self.note(Note(NoteKind.REFUSED_CONNECTION, error=error))
 
     def who(self, key: bytes) -> str:
         """A peer's display name and fingerprint, as far as this peer knows them; the
