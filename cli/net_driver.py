@@ -14,7 +14,7 @@ from copy import deepcopy
 
 import trio
 
-from p2p_asv.engine import apply, legal_actions, parse_action
+from p2p_asv.engine import apply, legal_actions
 from p2p_asv.errors import EngineError
 from protocol.errors import ProtocolError
 from p2p_asv.geometry import seat_colours
@@ -45,10 +45,10 @@ class RecordingRules(AsvRules):
     def __init__(self) -> None:
         self.applied: list[Happened] = []
 
-    def apply_action(self, state, seat: int, text: str) -> None:
+    def apply_action(self, state, seat: int, action) -> None:
+        action = self.read(action) if isinstance(action, str) else action   # the session passes it read
         was = before(state)
-        super().apply_action(state, seat, text)
-        action = parse_action(text)
+        super().apply_action(state, seat, action)
         self.applied.append(Happened(seat, action, score_lines(was, state, action),
                                      settled(was, state, action, seat)))
 

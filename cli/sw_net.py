@@ -25,9 +25,10 @@ class SwRecordingRules(SpaceWalkRules):
     def __init__(self) -> None:
         self.applied: list[tuple[int, str]] = []
 
-    def apply_action(self, state, seat: int, text: str) -> None:
-        super().apply_action(state, seat, text)
-        self.applied.append((seat, text))
+    def apply_action(self, state, seat: int, action) -> None:
+        action = self.read(action) if isinstance(action, str) else action   # the session passes it read
+        super().apply_action(state, seat, action)
+        self.applied.append((seat, action.text()))
 
 
 class SwNetDriver:

@@ -117,11 +117,24 @@ def sign_event(identity: Identity, game: bytes, seq: int, prev: bytes, kind: str
            "author": identity.public_key_bytes, "kind": kind, "body": body}
     _check_envelope(env, seq_hint=seq if _is_int(seq) else None, author_hint=identity.public_key_bytes)
     envelope = codec.encode(env)
-    wire = codec.encode({"e": envelope, "s": identity.sign(EVENT_DOMAIN + envelope)})
+    signature = identity.sign(EVENT_DOMAIN + envelope)
+    wire = codec.encode({"e": envelope, "s": signature})
     if len(wire) > MAX_EVENT_SIZE:
         raise MalformedEvent(f"event of {len(wire)} bytes exceeds {MAX_EVENT_SIZE}",
                              seq=seq, author=identity.public_key_bytes)
-    return parse_event(wire, expected_game=bytes(game))
+    # The fields as a receiver decodes them (lists, not tuples). Our own signature is not
+    # checked again: each receiver checks it once (SPEC §22.5).
+    try:
+        decoded = codec.decode(envelope, max_size=MAX_EVENT_SIZE)
+    except CodecError as exc:
+        raise MalformedEvent(f"envelope: {exc}", seq=seq, author=identity.public_key_bytes) from None
+    return _event(wire, envelope, decoded, signature)
+
+
+def _event(wire: bytes, envelope: bytes, env: dict, signature: bytes) -> SignedEvent:
+    return SignedEvent(wire=wire, hash=event_hash(wire), envelope=envelope, signature=signature,
+                       v=env["v"], game=env["game"], seq=env["seq"], prev=env["prev"],
+                       author=env["author"], kind=env["kind"], body=env["body"])
 
 
 def parse_event(wire: bytes, *, expected_game: bytes | None = None) -> SignedEvent:
@@ -157,9 +170,7 @@ def parse_event(wire: bytes, *, expected_game: bytes | None = None) -> SignedEve
     if expected_game is not None and env["game"] != bytes(expected_game):
         raise WrongGame(f"game id {env['game'].hex()} is not {bytes(expected_game).hex()}",
                         seq=env["seq"], author=env["author"])
-    return SignedEvent(wire=wire, hash=event_hash(wire), envelope=envelope, signature=signature,
-                       v=env["v"], game=env["game"], seq=env["seq"], prev=env["prev"],
-                       author=env["author"], kind=env["kind"], body=env["body"])
+    return _event(wire, envelope, env, signature)
 
 
 # ------------------------------------------------------------------------- equivocation

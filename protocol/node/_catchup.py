@@ -27,14 +27,14 @@ class CatchUp:
 
     async def _catch_up_from(self, key: bytes) -> None:
         try:
-            wires = await self.mesh.request_since(key, self.height, timeout=self.options.resync * 2)
+            events = await self.mesh.request_since(key, self.height, timeout=self.options.resync * 2)
         except TransportError:
             return
         before = self.height
         self.catching_up = True
         try:
-            for wire in wires:
-                self._feed(wire)
+            for ev in events:   # each checked by the mesh on arrival
+                self._feed(ev)
         finally:
             self.catching_up = False
         if self.height > before and self.on_caught_up is not None:

@@ -19,7 +19,7 @@ class AbortDuty:
     def _init_duty(self) -> None:
         self.ballot = Ballot()                          # abort votes at this height (SPEC §29.6)
         self.barred: list[SignedEvent] = []             # late events of a peer this one voted silent
-        self._outbox: list[bytes] = []                  # refusals (and the events they answer) to send
+        self._outbox: list[SignedEvent] = []            # refusals (and the events they answer) to send
         self._refused_at: set = set()    # heights whose votes this peer answered; aborts it looked at
         # a resumed peer waiting for the others to come back casts no vote and says no "back"
         # line meanwhile: nobody is late while everyone has left (SPEC §29.15)
@@ -55,7 +55,7 @@ class AbortDuty:
             return False
         vote = self.ballot.vote(self.identity, s)
         self.note(Note(NoteKind.VOTED, who=s.next_author(), seq=self.height))
-        await self.mesh.broadcast(vote.wire)
+        await self.mesh.broadcast(vote)
         return True
 
     async def _halt_if_due(self) -> None:
@@ -69,10 +69,10 @@ class AbortDuty:
         k = abort_writers(s.roster, culprit).index(self.me)
         if k > 0 and time.monotonic() - self._progress_at < self.options.timeout * (k + 1):
             return
-        wire = s.write_halt()
+        s.write_halt()
         self.note(Note(NoteKind.WRITTEN, seq=s.chain.height - 1, text=s.notes[-1]))
         self._applied(s.chain.events[-1])
-        await self.mesh.broadcast(wire)
+        await self.mesh.broadcast(s.chain.events[-1])
 
     async def _abort_if_complete(self) -> None:
         """Write the abort once every other seat's vote is in: the first writer after the
@@ -88,7 +88,7 @@ class AbortDuty:
         s.receive(ev)
         self.note(Note(NoteKind.WRITTEN, seq=ev.seq, text=s.notes[-1]))
         self._applied(ev)
-        await self.mesh.broadcast(ev.wire)
+        await self.mesh.broadcast(ev)
 
     def _on_statement(self, ev: SignedEvent) -> None:
         """A vote or a refusal about some height (SPEC §29.6)."""
@@ -117,7 +117,7 @@ class AbortDuty:
         late = self.session.chain.events[h]
         if late.author != self.me and late.kind != ABORT_KIND and h not in self._refused_at:
             self._refused_at.add(h)
-            self._outbox += [make_refusal(self.identity, self.session, h).wire, late.wire]
+            self._outbox += [make_refusal(self.identity, self.session, h), late]
 
     def _abort_against_me(self, ev: SignedEvent) -> None:
         """An abort naming this peer silent at a height where it holds its own event: if every
@@ -146,8 +146,8 @@ class AbortDuty:
         self.note(Note(NoteKind.TAKEN_BACK, seq=h, count=s.chain.height - h, text=earlier.notes[-1]))
         self._applied(ev)
 
-    async def _send_quietly(self, key: bytes, wire: bytes) -> None:
+    async def _send_quietly(self, key: bytes, ev: SignedEvent) -> None:
         try:
-            await self.mesh.send_event(key, wire)
+            await self.mesh.send_event(key, ev)
         except TransportError:
             pass

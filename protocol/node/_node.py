@@ -136,8 +136,8 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
         seats = self.options.seats
         return seats is None or key in self.lobby or len(self.lobby) < seats
 
-    async def _on_event(self, peer_key: bytes, wire: bytes) -> None:
-        await self._inbox_send.send(wire)
+    async def _on_event(self, peer_key: bytes, ev: SignedEvent) -> None:
+        await self._inbox_send.send(ev)   # parsed and signature-checked by the mesh, once
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
@@ -249,9 +249,9 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
                     self._start_thinking(s)
                     return   # the agent's answer wakes the loop; the mesh is served meanwhile
             self.timing.signed[s.chain.height] = time.monotonic()
-            wire = s.act(text)
+            s.act(text)
             self._applied(s.chain.events[-1])
-            await self.mesh.broadcast(wire)
+            await self.mesh.broadcast(s.chain.events[-1])
 
     async def submit(self, action: str) -> None:
         """A human's action for this peer's seat: written now if it is due (raises the
@@ -262,9 +262,9 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
         if self._thinking is not None:
             raise NotYourTurn("this seat's agent is choosing its action", seq=self.height, author=self.me)
         self.timing.signed[s.chain.height] = time.monotonic()
-        wire = s.act(action)
+        s.act(action)
         self._applied(s.chain.events[-1])
-        await self.mesh.broadcast(wire)
+        await self.mesh.broadcast(s.chain.events[-1])
         await self._act_while_due()
 
     def _applied(self, ev: SignedEvent) -> None:
@@ -277,6 +277,8 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
             self.on_applied(self, ev, self.session.notes[-1])
 
     def _feed(self, item: SignedEvent | bytes) -> None:
+        """Take one event: a SignedEvent (the mesh's, checked on arrival) is not parsed
+        again; wire bytes (tests, a caller's own) are parsed here."""
         try:
             ev = item if isinstance(item, SignedEvent) else parse_event(item, expected_game=self.game)
         except EventError as exc:

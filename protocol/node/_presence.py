@@ -32,7 +32,7 @@ class Presence:
             self._nursery.start_soon(self._catch_up_from, key)
             own = self.ballot.own
             if own is not None and self.ballot.cast[0] == self.height:  # it may have missed our vote
-                self._nursery.start_soon(self._send_quietly, key, own.wire)
+                self._nursery.start_soon(self._send_quietly, key, own)
             if not self.over and not self.votes_held:
                 if key in self._lost and gone is not None:
                     self.note(Note(NoteKind.BACK, who=key, seconds=time.monotonic() - gone))

@@ -92,6 +92,7 @@ class Session:
         self._seat_round: cr.CommitRevealRound | None = None
         self._key_round: mp.KeySetupRound | None = None
         self._own = False
+        self._last_read: tuple[str, Any] | None = None   # (text, action) of the latest read
         self._version = 0
         self._hash: tuple[int, bytes] = (-1, b"")
 
@@ -305,8 +306,18 @@ class Session:
         return "reveal key share; joint key ready"
 
     # -- play ------------------------------------------------------------------------------
-    def _engine(self, seat: int, text: str) -> None:
-        self.rules.apply_action(self.state, seat, text)
+    def _read(self, text: str) -> Any:
+        """The game's action for `text`, read once: the writer's claims and the check of
+        its own event read the same text, and reuse the action (`read` sees no state)."""
+        last = self._last_read
+        if last is not None and last[0] == text:
+            return last[1]
+        action = self.rules.read(text)
+        self._last_read = (text, action)
+        return action
+
+    def _engine(self, seat: int, action: Any) -> None:
+        self.rules.apply_action(self.state, seat, action)
         self._version += 1
 
     def _sync(self, seq: int) -> None:
@@ -327,7 +338,7 @@ class Session:
                 self._dealt(request, seq)
             revealed = self.book.finish(seq)
             try:
-                self._engine(CHANCE, self.rules.chance_outcome(self.state, request, revealed))
+                self._engine(CHANCE, self._read(self.rules.chance_outcome(self.state, request, revealed)))
             except GameRuleError as exc:
                 raise DeckCorrupted(f"the game refuses the outcome of {request.kind} {request.deck}: "
                                     f"{exc}", seq=seq) from None
@@ -355,7 +366,8 @@ class Session:
         check_fields(body, {"a": want_str(MAX_ACTION_TEXT), "p": want_list()}, seq, author)
         seat, text = self.seat_of[author], body["a"]
         try:
-            claims = self.rules.revealed_cards(self.state, seat, text)
+            action = self._read(text)
+            claims = self.rules.revealed_cards(self.state, seat, action)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
         except Exception as exc:  # a reader that breaks on hostile text refuses it (SPEC §26.5)
@@ -366,7 +378,7 @@ class Session:
         for (handle, label), raw in zip(claims, body["p"]):
             self.book.check_claim(seq, seat, author, handle, label, raw, own=self._own)
         try:
-            self._engine(seat, text)
+            self._engine(seat, action)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
         self._sync(seq)

@@ -1,8 +1,10 @@
 """The small typed interface through which the session drives a game (SPEC §26.1).
 
 The session knows nothing of the game: it asks who moves, what deck operation is due,
-what hidden cards an action claims, and applies action texts. A game adapter (for
-Amazing Space Venture: cli/asv_adapter.py) implements GameRules.
+what hidden cards an action claims, and applies actions. An action travels as text; the
+session reads each text once (`read`) and hands the action it got to `revealed_cards`
+and `apply_action`. A game adapter (for Amazing Space Venture: cli/asv_adapter.py)
+implements GameRules.
 """
 from __future__ import annotations
 
@@ -67,18 +69,24 @@ class GameRules(Protocol):
 
     def pending_chance(self, state: Any) -> DeckRequest: ...
 
-    def apply_action(self, state: Any, seat: int, text: str) -> None:
-        """Apply one action (seat CHANCE for outcomes); raise GameRuleError if refused,
-        leaving the state unchanged."""
+    def read(self, text: str) -> Any:
+        """The action an action text stands for (the game's own value; a game whose actions
+        are their texts returns the text). Raise GameRuleError for text that is not one
+        action in canonical notation (one action, one text: logs stay canonical). It reads
+        the text alone, never a state; the session reads each event's text once."""
+
+    def apply_action(self, state: Any, seat: int, action: Any) -> None:
+        """Apply one action, as `read` returned it (seat CHANCE for outcomes); raise
+        GameRuleError if refused, leaving the state unchanged."""
 
     def chance_outcome(self, state: Any, request: DeckRequest,
                        revealed: Sequence[tuple[int, str]]) -> str:
         """The action text that completes `request`; `revealed` holds (handle, label)
         for a public reveal and is empty otherwise."""
 
-    def revealed_cards(self, state: Any, seat: int, text: str) -> list[tuple[int, str]]:
-        """(handle, label) of every hidden card the action claims to play; the session
-        demands a proof for each. Raise GameRuleError for unparsable text."""
+    def revealed_cards(self, state: Any, seat: int, action: Any) -> list[tuple[int, str]]:
+        """(handle, label) of every hidden card the action (as `read` returned it) claims
+        to play; the session demands a proof for each."""
 
     def state_hash(self, state: Any) -> bytes: ...
 

@@ -143,8 +143,8 @@ class SessionPeer(Session):
             return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
         if kind == "action":
             text = action if action is not None else self._choose()
-            try:
-                claims = self.rules.revealed_cards(self.state, self.seat, text)
+            try:   # read once: _apply's check of this event reuses the action
+                claims = self.rules.revealed_cards(self.state, self.seat, self._read(text))
             except GameRuleError:
                 claims = []  # _apply will refuse the text with the rules' reason
             proofs = [self.book.make_claim_share(self._key, seq, self.seat, h)
