@@ -99,8 +99,15 @@ class Equivocation(EventError):
         self.proof = proof
 
 
-class InvalidProof(ProtocolError):
-    """An equivocation proof does not prove what it claims."""
+class InvalidProof(ProtocolError, ValueError):
+    """A proof does not prove what it claims: a zero-knowledge proof (a Schnorr proof of
+    knowledge or a Chaum-Pedersen proof, SPEC §25) or an equivocation proof (§22.7).
+    `kind` names the proof, `reason` the check that failed."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        self.kind = kind
+        self.reason = reason
+        super().__init__(f"invalid {kind} proof: {reason}")
 
 
 # --- SPEC §23 log files ----------------------------------------------------------------

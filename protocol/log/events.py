@@ -192,18 +192,18 @@ class EquivocationProof:
     def verify(self, *, expected_game: bytes | None = None) -> tuple[bytes, bytes, int]:
         """Return (author, game, seq) of the equivocation, or raise InvalidProof."""
         if self.first >= self.second:
-            raise InvalidProof("the two events must differ and be in byte order")
+            raise InvalidProof("equivocation", "the two events must differ and be in byte order")
         try:
             a = parse_event(self.first, expected_game=expected_game)
             b = parse_event(self.second, expected_game=expected_game)
         except EventError as exc:
-            raise InvalidProof(f"an event of the proof is not valid: {exc}") from None
+            raise InvalidProof("equivocation", f"an event of the proof is not valid: {exc}") from None
         if a.author != b.author:
-            raise InvalidProof("the two events have different authors")
+            raise InvalidProof("equivocation", "the two events have different authors")
         if a.game != b.game:
-            raise InvalidProof("the two events belong to different games")
+            raise InvalidProof("equivocation", "the two events belong to different games")
         if a.seq != b.seq:
-            raise InvalidProof(f"the two events are at different heights ({a.seq}, {b.seq})")
+            raise InvalidProof("equivocation", f"the two events are at different heights ({a.seq}, {b.seq})")
         return a.author, a.game, a.seq
 
     def to_bytes(self) -> bytes:
@@ -215,10 +215,10 @@ class EquivocationProof:
         try:
             obj = codec.decode(data, max_size=2 * MAX_EVENT_SIZE + 64, max_depth=1)
         except CodecError as exc:
-            raise InvalidProof(f"not a proof: {exc}") from None
+            raise InvalidProof("equivocation", f"not a proof: {exc}") from None
         if (not isinstance(obj, dict) or set(obj) != {"kind", "a", "b"} or obj["kind"] != PROOF_KIND
                 or not isinstance(obj["a"], bytes) or not isinstance(obj["b"], bytes)):
-            raise InvalidProof(f"not a {PROOF_KIND} map")
+            raise InvalidProof("equivocation", f"not a {PROOF_KIND} map")
         return cls(obj["a"], obj["b"])
 
 

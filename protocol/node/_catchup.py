@@ -3,6 +3,7 @@ and asking the others when this peer fell behind. A mixin of Node."""
 from __future__ import annotations
 
 from protocol.net import TransportError
+from protocol.session import Phase
 
 __all__ = ["CatchUp"]
 
@@ -12,7 +13,7 @@ class CatchUp:
         s = self.session
         if s is None:
             return []
-        if s.phase == "aborted" and from_seq >= s.chain.height:
+        if s.phase == Phase.ABORTED and from_seq >= s.chain.height:
             # the asker may be the peer named silent, holding its own event at that height
             # (SPEC §29.6): it must learn of the abort to drop it
             return [s.chain.events[-1].wire]

@@ -11,6 +11,7 @@ from protocol.net import TransportError
 from protocol.node._notes import Note, NoteKind
 from protocol.session.abort import (ABORT_KIND, REFUSE_KIND, VOTE_BASE, VOTE_KIND, Ballot, abort_writers,
                                     check_abort, make_abort, make_refusal, votes_problem)
+from protocol.session import Phase
 
 __all__ = ["AbortDuty"]
 
@@ -63,7 +64,7 @@ class AbortDuty:
         halt carrying it (SPEC §29.10). The first peer after the culprit in lobby order writes
         at once, the k-th after (k + 1) timeouts without a halt arriving."""
         s = self.session
-        if s.evidence is None or s.phase == "halted" or s.evidence[0].seq != s.chain.height:
+        if s.evidence is None or s.phase == Phase.HALTED or s.evidence[0].seq != s.chain.height:
             return
         culprit = s.evidence[0].author
         k = abort_writers(s.roster, culprit).index(self.me)

@@ -28,6 +28,7 @@ from protocol.session import (
 )
 from protocol.session.abort import ABORT_KIND, is_vote
 from protocol.session.halt import HALT_KIND
+from protocol.session import EventKind, Phase
 
 __all__ = ["Node"]
 
@@ -103,7 +104,7 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
     def over(self) -> bool:
         s = self.session
         # a peer that holds a refused event stays until the halt naming its author is written
-        return s is not None and (s.finished or s.phase in ("aborted", "halted")
+        return s is not None and (s.finished or s.phase in (Phase.ABORTED, Phase.HALTED)
                                   or (s.halted is not None and s.evidence is None))
 
     @property
@@ -240,10 +241,10 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
             await self._abort_if_complete()
         while s is not None and not self.over:
             kind = s.pending_obligation()
-            if kind is None or (kind == "action" and self.agent is None):
+            if kind is None or (kind == EventKind.ACTION and self.agent is None):
                 return   # a human seat: submit() writes the action
             text = None   # the session asks an agent that answers at once (thinks = False) itself
-            if kind == "action" and getattr(self.agent, "thinks", True):
+            if kind == EventKind.ACTION and getattr(self.agent, "thinks", True):
                 text = self._thought_for(s)
                 if text is None:
                     self._start_thinking(s)
@@ -257,7 +258,7 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
         """A human's action for this peer's seat: written now if it is due (raises the
         session's typed error, e.g. IllegalMove, and changes nothing if refused)."""
         s = self.session
-        if s is None or s.pending_obligation() != "action":
+        if s is None or s.pending_obligation() != EventKind.ACTION:
             raise NotYourTurn("no action of this seat is due", seq=self.height, author=self.me)
         if self._thinking is not None:
             raise NotYourTurn("this seat's agent is choosing its action", seq=self.height, author=self.me)

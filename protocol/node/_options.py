@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from protocol.errors import ProtocolError
+
 __all__ = ["DEFAULT_TIMEOUT", "DEFAULT_RESYNC", "DEFAULT_LINGER", "NodeOptions", "Timing",
            "NotInRoster", "ResumeError"]
 
@@ -11,11 +13,11 @@ DEFAULT_RESYNC = 2.0       # seconds without progress before asking peers for mi
 DEFAULT_LINGER = 1.0       # seconds to keep serving after the game ends (last wires flush)
 
 
-class NotInRoster(RuntimeError):
+class NotInRoster(ProtocolError, RuntimeError):
     """The game started with a roster that does not hold this peer's key."""
 
 
-class ResumeError(RuntimeError):
+class ResumeError(ProtocolError, RuntimeError):
     """A log or its secrets cannot be used to rejoin the game (the reason says why)."""
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from protocol.crypto import Identity
 from protocol.log import LogWriter, SecretsFile, parse_event, secrets_path
 from protocol.node._options import ResumeError
-from protocol.session import Agent, GameRules, SessionPeer
+from protocol.session import Agent, EventKind, GameRules, SessionPeer
 
 __all__ = ["restore_peer"]
 
@@ -29,7 +29,7 @@ def restore_peer(identity: Identity, rules: GameRules, log_path: str | Path,
     if not records:
         raise ResumeError(f"{log_path} holds no event yet: join the game afresh")
     first = parse_event(records[0], expected_game=log.game)
-    if first.kind != "hello" or "roster" not in first.body:
+    if first.kind != EventKind.HELLO or "roster" not in first.body:
         raise ResumeError(f"{log_path} does not start with the game's first hello")
     if "seat_value" not in kept or "key" not in kept:
         raise ResumeError(f"{secrets.path} lacks the seat value or key share of this peer")

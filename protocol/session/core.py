@@ -27,6 +27,7 @@ from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.log import Chain, SignedEvent, parse_event
 from protocol.session.game_rules import CHANCE, GameRuleError, GameRules
+from protocol.session.phases import ENDED, SETUP_KINDS, EventKind, Phase
 from protocol.crypto import WeakPublicKey, check_public_key, fingerprint
 from protocol.poker import PUBLISHED_KEY_BYTES
 from protocol.session.body import check_fields, is_bytes, want_bytes, want_list, want_map, want_str
@@ -39,7 +40,7 @@ __all__ = ["Session", "MAX_PLAYERS", "HASHED_PHASES", "card_table", "roster_prob
 
 MAX_PLAYERS = 8
 MAX_ACTION_TEXT = 512
-HASHED_PHASES = ("play",)     # events of this phase carry the state hash "h"
+HASHED_PHASES = (Phase.PLAY,)     # events of this phase carry the state hash "h"
 SEAT_TAG = b"p2p-asv/seat-order/v1"
 _TABLES: dict[tuple[str, ...], mp.CardTable] = {}
 
@@ -79,7 +80,7 @@ class Session:
         self.roster = list(roster) if roster is not None else None
         self.config = dict(config) if config is not None else None
         self.names: list[str] = []
-        self.phase = "hello"
+        self.phase = Phase.HELLO
         self.count = 0
         self.seat_keys: list[bytes] = []
         self.seat_of: dict[bytes, int] = {}
@@ -103,26 +104,26 @@ class Session:
 
     @property
     def finished(self) -> bool:
-        return self.phase == "done"
+        return self.phase == Phase.DONE
 
     def next_author(self) -> bytes | None:
         """The one public key that may write the next event (None: anyone, only before
         the first hello names the roster, or nobody once done)."""
-        if self.phase == "hello":
+        if self.phase == Phase.HELLO:
             return None if self.roster is None else self.roster[self.count]
-        if self.phase in ("seat-commit", "seat-reveal"):
+        if self.phase in (Phase.SEAT_COMMIT, Phase.SEAT_REVEAL):
             return self.roster[self.count]
-        if self.phase in ("key-commit", "key-reveal"):
+        if self.phase in (Phase.KEY_COMMIT, Phase.KEY_REVEAL):
             return self.seat_keys[self.count]
-        if self.phase == "play":
+        if self.phase == Phase.PLAY:
             who = self.rules.to_move(self.state)
             return self.seat_keys[self.book.due_seat() if who == CHANCE else who]
         return None
 
-    def next_kind(self) -> str | None:
-        if self.phase == "play":
-            return self.book.due_kind() if self.rules.to_move(self.state) == CHANCE else "action"
-        return None if self.phase in ("done", "aborted", "halted") else self.phase
+    def next_kind(self) -> EventKind | None:
+        if self.phase == Phase.PLAY:
+            return EventKind(self.book.due_kind()) if self.rules.to_move(self.state) == CHANCE else EventKind.ACTION
+        return SETUP_KINDS.get(self.phase)   # None once the game has ended
 
     def state_hash(self) -> bytes:
         if self._hash[0] != self._version:
@@ -146,15 +147,15 @@ class Session:
             raise OutOfOrder(f"expected seq {self.chain.height}", seq=ev.seq, author=ev.author)
         if ev.kind == ABORT_KIND and ev.prev == self.chain.head:
             self._accept(ev, check_abort(self, ev))  # SPEC §29.6: a silent peer is named
-            self._next_phase("aborted")
+            self._next_phase(Phase.ABORTED)
             return ev
         if ev.kind == HALT_KIND and ev.prev == self.chain.head:
             note = check_halt(self, ev)  # SPEC §29.10: a refused event convicts its author
             self._accept(ev, note)
-            self._next_phase("halted")
+            self._next_phase(Phase.HALTED)
             return ev
-        if self.phase in ("done", "aborted", "halted"):
-            raise UnexpectedKind(f"the game is {'over' if self.phase == 'done' else self.phase}; "
+        if self.phase in ENDED:
+            raise UnexpectedKind(f"the game is {'over' if self.phase == Phase.DONE else self.phase}; "
                                  "nothing more may be written", seq=ev.seq, author=ev.author)
         want = self.next_author()
         if want is not None and ev.author != want:
@@ -219,7 +220,7 @@ class Session:
         self.names.append(body["name"])
         self.count += 1
         if self.count == self.players:
-            self._next_phase("seat-commit")
+            self._next_phase(Phase.SEAT_COMMIT)
             self._seat_round = cr.CommitRevealRound(self._lobby_names(), g.lp(SEAT_TAG, self.game))
         return f"hello {body['name']!r}"
 
@@ -238,7 +239,7 @@ class Session:
     def _lobby_names(self) -> list[str]:
         return [fingerprint(k) for k in self.roster]
 
-    def _next_phase(self, phase: str) -> None:
+    def _next_phase(self, phase: Phase) -> None:
         self.phase, self.count = phase, 0
 
     def _on_seat_commit(self, seq: int, author: bytes, body: dict) -> str:
@@ -246,7 +247,7 @@ class Session:
         self._seat_round.add_commit(fingerprint(author), body["c"])
         self.count += 1
         if self.count == self.players:
-            self._next_phase("seat-reveal")
+            self._next_phase(Phase.SEAT_REVEAL)
         return "commit to a seat-order value"
 
     def _on_seat_reveal(self, seq: int, author: bytes, body: dict) -> str:
@@ -261,7 +262,7 @@ class Session:
         order = cr.permutation_from_seed(self._seat_round.joint_value(), self.players)
         self.seat_keys = [self.roster[i] for i in order]
         self.seat_of = {k: s for s, k in enumerate(self.seat_keys)}
-        self._next_phase("key-commit")
+        self._next_phase(Phase.KEY_COMMIT)
         self._key_round = mp.KeySetupRound([fingerprint(k) for k in self.seat_keys], self.game)
         self._seated()
         return "reveal seat-order value; seats " + " ".join(fingerprint(k) for k in self.seat_keys)
@@ -274,7 +275,7 @@ class Session:
         self._key_round.add_commit(fingerprint(author), body["c"])
         self.count += 1
         if self.count == self.players:
-            self._next_phase("key-reveal")
+            self._next_phase(Phase.KEY_REVEAL)
         return "commit to a key share"
 
     def _on_key_reveal(self, seq: int, author: bytes, body: dict) -> str:
@@ -301,7 +302,7 @@ class Session:
                              [fingerprint(k) for k in self.seat_keys], self.publics, joint)
         self.state = self.rules.new_state(self.players, self.config)
         self._version += 1
-        self._next_phase("play")
+        self._next_phase(Phase.PLAY)
         self._sync(seq)
         return "reveal key share; joint key ready"
 
@@ -325,7 +326,7 @@ class Session:
         while True:
             who = self.rules.to_move(self.state)
             if who is None:  # every card that had to be shown was shown by shares (SPEC §26.7)
-                self._next_phase("done")
+                self._next_phase(Phase.DONE)
                 return
             if who != CHANCE:
                 return

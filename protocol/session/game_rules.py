@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
+from protocol.session.phases import DeckOp
+
 __all__ = ["CHANCE", "DeckRequest", "GameRules", "GameRuleError", "Agent"]
 
 CHANCE = -1   # to_move() value while a deck operation (a chance node) is due
@@ -31,7 +33,7 @@ class DeckRequest:
     kind "reveal": the cards under `handles` become public.
     kind "deal": the cards under `handles` are revealed to `seat` alone.
     """
-    kind: str
+    kind: DeckOp    # given as the string or the member; kept as the member
     deck: str
     handles: tuple[int, ...]
     seat: int | None = None
@@ -40,11 +42,13 @@ class DeckRequest:
     face_up: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.kind not in ("shuffle", "reveal", "deal"):
-            raise ValueError(f"unknown deck request kind {self.kind!r}")
-        if self.kind == "deal" and self.seat is None:
+        try:
+            object.__setattr__(self, "kind", DeckOp(self.kind))
+        except ValueError:
+            raise ValueError(f"unknown deck request kind {self.kind!r}") from None
+        if self.kind == DeckOp.DEAL and self.seat is None:
             raise ValueError("a deal names the receiving seat")
-        if self.kind == "shuffle":
+        if self.kind == DeckOp.SHUFFLE:
             n = len(self.labels) if self.labels is not None else len(self.source or ())
             if (self.labels is None) == (self.source is None) or n != len(self.handles):
                 raise ValueError("a shuffle fills its handles from labels or from source handles")
