@@ -77,7 +77,9 @@ class GameRules(Protocol):
         """The action an action text stands for (the game's own value; a game whose actions
         are their texts returns the text). Raise GameRuleError for text that is not one
         action in canonical notation (one action, one text: logs stay canonical). It reads
-        the text alone, never a state; the session reads each event's text once."""
+        the text alone, never a state; the session reads each event's text once, and may
+        hand one action to apply_action twice (the same text twice in a row): an action
+        is a value that applying never changes."""
 
     def apply_action(self, state: Any, seat: int, action: Any) -> None:
         """Apply one action, as `read` returned it (seat CHANCE for outcomes); raise
