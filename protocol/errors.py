@@ -41,6 +41,14 @@ class KeyFileError(ProtocolError):
     """A key file is missing, malformed, or has unsafe permissions."""
 
 
+class MissingKeyFile(KeyFileError):
+    """There is no key file at the path (the command says how to make one)."""
+
+
+class KeyFileExists(KeyFileError):
+    """A key file is there already and is not replaced unless asked (the command says how)."""
+
+
 # --- SPEC §22 events and chains --------------------------------------------------------
 
 def _short_author(author: bytes | None) -> str:
