@@ -27,7 +27,7 @@ from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.log import Chain, SignedEvent, parse_event
 from protocol.session.game_rules import CHANCE, GameRuleError, GameRules
-from protocol.session.phases import ENDED, SETUP_KINDS, EventKind, Phase
+from protocol.session.phases import ENDED, SETUP_KINDS, DeckOp, EventKind, Phase
 from protocol.crypto import WeakPublicKey, check_public_key, fingerprint
 from protocol.poker import PUBLISHED_KEY_BYTES
 from protocol.session.body import check_fields, is_bytes, want_bytes, want_list, want_map, want_str
@@ -335,7 +335,7 @@ class Session:
             if not self.book.complete():
                 return
             request = self.book.current.request
-            if request.kind == "deal":
+            if request.kind == DeckOp.DEAL:
                 self._dealt(request, seq)
             revealed = self.book.finish(seq)
             try:
@@ -360,7 +360,7 @@ class Session:
         req = self.book.current.request
         self.book.accept_shares(seq, self.seat_of[author], author, body["s"], body["for"], own=self._own)
         self._sync(seq)
-        to = "all" if req.kind == "reveal" else f"seat {req.seat}"
+        to = "all" if req.kind == DeckOp.REVEAL else f"seat {req.seat}"
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
 
     def _on_action(self, seq: int, author: bytes, body: dict) -> str:
