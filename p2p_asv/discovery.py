@@ -45,12 +45,10 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     if state.torpedo_ship:  # SPEC §15.5: after a Photon Torpedo, only along that path
         require(action.ship == state.torpedo_ship and action.square in state.torpedo_to,
                 "after its Photon Torpedo the ship stays or follows that path to its next planet")
-        state.torpedo_ship, state.torpedo_to = 0, []
     elif gavin_second_move(state, seat):  # SPEC §15.8: Gavin's Raiders move the same ship again
         require(action.ship == state.moved_ship, "Gavin's Raiders move the same ship twice")
         require(action.square in destinations(state, ship, may_discover=True),
                 "that square is out of reach or not a place a ship may stop")
-        state.only_action = "move"
     else:
         require(not state.moved, "only one ship moves per turn")
         require(action.square in destinations(state, ship, may_discover=True),
@@ -58,6 +56,11 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     require(not undiscovered_planets(state, action.square) or can_afford_discovery(state, seat)
             or _discovered_here(state, action.square) or action.square in state.players[seat].stations,
             "not enough energy to move there and play the planet card (SPEC §13.5)")
+    # Every check is above: from here on the move happens (a refusal changes nothing).
+    if state.torpedo_ship:
+        state.torpedo_ship, state.torpedo_to = 0, []
+    elif gavin_second_move(state, seat):
+        state.only_action = "move"
     ship.square = action.square
     state.moved = True
     state.moved_ship = ship.id

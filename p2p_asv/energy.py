@@ -11,12 +11,20 @@ ENERGY_PER_TURN = 7
 MAX_TILES = 3
 TILE_COST = 2
 
+# The one phase table of the Advanced Strategy game (SPEC §13.5): the phase an action belongs
+# to. `apply` enters this phase before the action, and `legal_actions` lists an action only
+# from its own phase's generator, evaluated as if the turn stood in that phase, so nothing
+# listed is refused for standing in the wrong phase. Actions not named here (next, scoring,
+# Captain Rookie, Special Action cards) belong to no phase and are listed in the phase the
+# turn is in.
 PHASE_OF = {A.DrawTile: TILES, A.PlaceTile: TILES, A.ScrapTile: TILES,
             A.NewShip: PLACE_PIECE, A.Upgrade: PLACE_PIECE, A.AttachExtra: PLACE_PIECE,
             A.PlaceProbe: PLACE_PIECE, A.PlaceStation: PLACE_PIECE, A.PlacePirate: PLACE_PIECE,
-            A.Move: MOVE, A.Fire: MOVE, A.Torpedo: MOVE, A.Plunder: MOVE, A.Discard: DISCARD,
+            A.Move: MOVE, A.Fire: MOVE, A.Torpedo: MOVE, A.Plunder: MOVE, A.PlayExplorer: MOVE,
+            A.Discard: DISCARD,
             A.DrawCard: REFILL, A.Peek: REFILL, A.TakePeeked: REFILL,
             A.LookAutomata: REFILL, A.Keep: REFILL, A.Bank: REFILL, A.BankGive: REFILL}
+
 
 # Roles whose cards of one category cost nothing (SPEC §13.5, with §13.3).
 FREE_FOR_ROLE = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus": ENVIRONMENT}

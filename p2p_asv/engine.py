@@ -221,14 +221,17 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
 
 
 def _advanced_actions(state: GameState, view: PlayerView) -> list:
-    """SPEC §13.5: the actions of every phase still open, as if the turn stood in it."""
-    found = [A.Next()] if not state.drawn else []
+    """SPEC §13.5: the actions of every phase still open, each listed by its own phase's
+    generator as if the turn stood in that phase (the phase `apply` enters for it, read from
+    the one table energy.PHASE_OF); the phase-free actions as the turn stands."""
+    found = ([A.Next()] + _free_actions(state, view)) if not state.drawn else []
     current = state.phase
     try:
         for phase in _PHASE_LEGAL:
             if energy.phase_open(state, phase):
                 state.phase = phase
-                found += _PHASE_LEGAL[phase](state, view)
+                found += [a for a in _PHASE_LEGAL[phase](state, view)
+                          if energy.PHASE_OF.get(type(a)) == phase]
     finally:
         state.phase = current
     return found
