@@ -103,10 +103,7 @@ def default_history(testing: bool = False) -> History:
 SQUARE_TOKEN = re.compile(r"^([A-Ma-m])-?(\d{1,2})(/\d)?$")
 CONFIRM_WORDS = ("y", "yes")
 CTRL_C = "(Ctrl-C clears the line; quit or Ctrl-D leaves the game)"
-ACTION_WORDS = ("draw-tile", "place", "scrap", "ship", "upgrade", "extra", "probe", "station", "pirate",
-                "score-station", "quest", "move", "discover", "binary", "env", "life", "explorer",
-                "pass", "discard", "draw", "next", "special", "pick", "peek", "take", "automata", "keep",
-                "bank", "give", "escape", "teleport", "fire", "torpedo", "plunder", "rookie", "reassign")
+ACTION_WORDS = tuple(A.verbs())      # the engine's action verbs (SPEC §11.1)
 HISTORY_KEEP = 500
 
 
