@@ -15,7 +15,7 @@ from .endgame import check_nine_planets
 from .extras import after_move, gavin_second_move
 from .energy import can_afford_discovery
 from .specials import RESUME, close_offer, offer_open, open_moment, open_offer, others_from_left, settle
-from .state import MOVE, Discovery, GameState, PlanetRecord
+from .state import MOVE, Discovery, GameState, PlanetRecord, Stage
 
 # Role-play (SPEC §13.3): the roles that earn a point for each card of a category they play.
 ROLE_BONUS = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus": ENVIRONMENT}
@@ -71,7 +71,7 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     if undiscovered_planets(state, action.square):
         # SPEC §7.1: landing on an undiscovered planet commits the mover to discovering it
         # (optional where the mover could stop anyway, may_decline_discovery).
-        state.discovery = Discovery((action.square, -1), seat, ship.id, 0, "", stage="planet")
+        state.discovery = Discovery((action.square, -1), seat, ship.id, 0, "", stage=Stage.PLANET)
     open_moment(state, "moved", seat, others_from_left(state, seat))  # SPEC §14.5: Worm Hole
 
 
@@ -82,7 +82,7 @@ def _discovered_here(state: GameState, sq) -> bool:
 
 def do_discover(state: GameState, seat: int, action: Discover) -> None:
     d = state.discovery
-    require(d is not None and d.stage == "planet", "there is no planet to discover now")
+    require(d is not None and d.stage == Stage.PLANET, "there is no planet to discover now")
     sq = d.planet[0]
     require(action.planet in undiscovered_planets(state, sq), "no such undiscovered planet on this tile")
     card = card_claim(state, seat, action.card, action.name, PLANET)
@@ -102,17 +102,17 @@ def do_discover(state: GameState, seat: int, action: Discover) -> None:
 def _next_stage(state: GameState) -> None:
     """An offer has closed: open the life form offer, or score the planet."""
     d = state.discovery
-    if d.stage == "environment":
+    if d.stage == Stage.ENVIRONMENT:
         blocked = d.environment is not None and CARD_BY_NAME[d.environment].blocks_life_form
-        d.stage = "explorer" if blocked else "life_form"
+        d.stage = Stage.EXPLORER if blocked else Stage.LIFE_FORM
         if not blocked:
             open_offer(state, "life_form", d.discoverer, resume="stage")
-    elif d.stage == "life_form":
-        d.stage = "explorer"
-    if d.stage == "explorer" and not d.scored:
+    elif d.stage == Stage.LIFE_FORM:
+        d.stage = Stage.EXPLORER
+    if d.stage == Stage.EXPLORER and not d.scored:
         _score_planet(state)
         if d.environment == BINARY and binary_targets(state):
-            d.stage = "binary"
+            d.stage = Stage.BINARY
         owner = owner_of(state)
         open_moment(state, "scored", owner, others_from_left(state, owner))  # SPEC §14.5: Acid Rain
 
@@ -145,7 +145,7 @@ def binary_targets(state: GameState) -> list:
 
 def do_binary(state: GameState, seat: int, action: BinaryDiscover) -> None:
     d = state.discovery
-    require(d is not None and d.stage == "binary" and seat == d.discoverer,
+    require(d is not None and d.stage == Stage.BINARY and seat == d.discoverer,
             "Binary System's second discovery is the discoverer's, right after scoring")
     target = (action.square, action.planet)
     require(target in binary_targets(state), "that planet is not joined to this one by a complete path")
@@ -158,7 +158,7 @@ def do_binary(state: GameState, seat: int, action: BinaryDiscover) -> None:
     tile_value = state.board.tile_at(action.square).tile.planets[action.planet]
     state.players[seat].gain(tile_value * total, "planets")
     state.players[seat].pile.append(action.name)
-    d.stage = "explorer"
+    d.stage = Stage.EXPLORER
 
 
 def _score_planet(state: GameState) -> None:
@@ -248,7 +248,7 @@ def do_explorer(state: GameState, seat: int, action: PlayExplorer) -> None:
     if card is not None and card.played_on == ON_OPPONENT_PLANET:
         return _do_kaygus(state, seat, action)
     d = state.discovery
-    require(d is not None and d.stage == "explorer" and seat == d.discoverer,
+    require(d is not None and d.stage == Stage.EXPLORER and seat == d.discoverer,
             "explorers are played by the discoverer right after scoring a planet")
     require(owner_of(state) == seat, "the planet was stolen by a U.F.O.: no explorers (SPEC §14.6)")
     card_claim(state, seat, action.card, action.name, EXPLORER)
@@ -291,20 +291,20 @@ def may_decline_discovery(state: GameState) -> bool:
     """SPEC §7.1: a ship that could stop on the tile anyway (a discovered planet or its owner's
     station is there) may leave the undiscovered planet alone."""
     d = state.discovery
-    return d.stage == "planet" and (d.planet[0] in state.players[d.discoverer].stations
+    return d.stage == Stage.PLANET and (d.planet[0] in state.players[d.discoverer].stations
                                     or _discovered_here(state, d.planet[0]))
 
 
 def do_pass(state: GameState, seat: int, action: Pass) -> None:
     """The discoverer's own steps; a pass in an offer is a window's pass (specials.do_poll_pass)."""
     d = state.discovery
-    require(d is not None and (d.stage in ("binary", "explorer") or may_decline_discovery(state)),
+    require(d is not None and (d.stage in (Stage.BINARY, Stage.EXPLORER) or may_decline_discovery(state)),
             "there is nothing to pass on")
     require(seat == d.discoverer, "it is not your turn to answer")
-    if d.stage == "binary":
-        d.stage = "explorer"
+    if d.stage == Stage.BINARY:
+        d.stage = Stage.EXPLORER
         return
-    if d.stage in ("explorer", "planet"):
+    if d.stage in (Stage.EXPLORER, Stage.PLANET):
         owner = state.planets[d.planet].owner if d.planet in state.planets else d.discoverer
         state.discovery = None
         check_nine_planets(state, d.discoverer)

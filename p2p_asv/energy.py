@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import actions as A
 from .cards import ENVIRONMENT, LIFE_FORM, PLANET
 from .checks import require
-from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState
+from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Phase
 
 ENERGY_PER_TURN = 7
 MAX_TILES = 3
@@ -84,11 +84,11 @@ def start_turn(state: GameState) -> None:
     state.tiles_owed = MAX_TILES
 
 
-def phase_open(state: GameState, phase: int) -> bool:
+def phase_open(state: GameState, phase: Phase) -> bool:
     return phase not in state.closed_phases and (phase == TILES or not state.drawn)
 
 
-def switch_phase(state: GameState, phase: int) -> None:
+def switch_phase(state: GameState, phase: Phase) -> None:
     """Enter `phase` for the next action; the phase left behind closes if anything was done
     in it. The caller restores the three fields if the action is then refused."""
     require(phase not in state.closed_phases, "that phase is over for this turn (SPEC §13.5)")

@@ -28,7 +28,7 @@ from .quest_rules import do_score_quest, scorable_quests
 from .special_legal import own_specials, poll_actions
 from .specials import ANSWER_KINDS, OFFER_KINDS, do_answer, do_poll_pass, do_special, polled
 from .quests import QUEST_DECK
-from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState)
+from .state import CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Stage
 from .tiles import TILE_BY_ID
 from .tiles import TILES as TILE_TYPES
 from .turn import (BIG_SHIP, PHASE_ACTIONS, PIECE_LIMIT, advance, can_draw, can_peek, hand_limit,
@@ -239,15 +239,15 @@ def _advanced_actions(state: GameState, view: PlayerView) -> list:
 
 def _discovery_actions(state: GameState, view: PlayerView) -> list:
     d, seat = state.discovery, view.seat
-    if d.stage == "planet":
+    if d.stage == Stage.PLANET:
         return ([A.Discover(h, n, i) for h, n in _hand(state, view, PLANET)
                  for i in undiscovered_planets(state, d.planet[0])]
                 + ([A.Pass()] if may_decline_discovery(state) else []))
     out = [A.Pass()]
-    if d.stage == "binary":
+    if d.stage == Stage.BINARY:
         out += [A.BinaryDiscover(h, n, sq, i) for h, n in _hand(state, view, PLANET)
                 for sq, i in binary_targets(state)]
-    elif d.stage == "explorer":
+    elif d.stage == Stage.EXPLORER:
         if state.planets[d.planet].owner == seat:   # not after a U.F.O. (SPEC §14.6)
             out += [A.PlayExplorer(h, n) for h, n in _hand(state, view, EXPLORER)
                     if CARD_BY_NAME[n].played_on != ON_OPPONENT_PLANET]

@@ -13,7 +13,7 @@ from .checks import require
 from .destruction import destroy_planet, doom_ships, planet_refusal, ships_on
 from .errors import ImpossibleState, MalformedAction
 from .geometry import parse_square
-from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll
+from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll, Stage
 
 ACID_RAIN, CONSPIRACY, CYBER_JUMP = "Acid Rain", "Conspiracy", "Cyber Jump"
 LOST_COLONY, METEOR_SHOWER, NEGOTIATIONS = "Lost Colony", "Meteor Shower", "Negotiations"
@@ -322,7 +322,7 @@ def _check_sabotage_moment(state, seat, action, poll) -> tuple:
     d = state.discovery
     require(ship.id == state.moved_ship and ship.owner == poll.seat,
             "Sabotage catches the ship that just moved")
-    require(d is not None and d.ship == ship.id and d.stage == "planet",
+    require(d is not None and d.ship == ship.id and d.stage == Stage.PLANET,
             "Sabotage strikes a ship that landed on a planet, before its planet card")
     return (ship.owner,)
 
@@ -431,7 +431,7 @@ def _effect_worm_hole(state: GameState, seat: int, action: PlaySpecial, below) -
         return
     ship.square = _square_arg(action.args[1])
     d = state.discovery
-    if d is not None and d.ship == ship.id and d.stage == "planet":
+    if d is not None and d.ship == ship.id and d.stage == Stage.PLANET:
         state.discovery = None         # SPEC §14.6: the ship discovers nothing
     if seat == ship.owner and seat == state.active:
         state.moved, state.moved_ship = True, ship.id
@@ -497,7 +497,7 @@ def _effect_kamikaze(state: GameState, seat: int, action: PlaySpecial, below) ->
 def _effect_sabotage(state: GameState, seat: int, action: PlaySpecial, below) -> None:
     ship = state.ships.get(int(action.args[0][1:]))
     d = state.discovery
-    if d is not None and d.ship == int(action.args[0][1:]) and d.stage == "planet":
+    if d is not None and d.ship == int(action.args[0][1:]) and d.stage == Stage.PLANET:
         state.discovery = None          # SPEC §14.6: the planet is not discovered
     if ship is not None:
         doom_ships(state, [ship.id], SABOTAGE)
