@@ -10,6 +10,7 @@ from __future__ import annotations
 from .actions import BinaryDiscover, Discover, Move, Pass, PlayEnvironment, PlayExplorer, PlayLifeForms
 from .cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, ON_OPPONENT_PLANET
 from .checks import card_claim, play_from_hand, require
+from .destruction import capture
 from .movement import destinations, undiscovered_planets
 from .endgame import check_nine_planets
 from .extras import after_move, gavin_second_move
@@ -183,13 +184,6 @@ def _keep_card(state: GameState, name: str) -> None:
 
 
 WEB = "Electromagnetic Web"
-
-
-def capture(state: GameState, ship_id: int) -> None:
-    """SPEC §8.8: a ship caught in the Web leaves play for good; its cards go to its owner's
-    personal pile and it no longer counts against the ship limit."""
-    ship = state.ships.pop(ship_id)
-    state.players[ship.owner].pile.extend([ship.name] + ship.extras)
 
 
 def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None:

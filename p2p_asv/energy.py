@@ -3,7 +3,7 @@ each phase left behind closed for the rest of the turn."""
 from __future__ import annotations
 
 from . import actions as A
-from .cards import ENVIRONMENT, LIFE_FORM, PLANET
+from .cards import ANY_TIME_EXTRAS, ENVIRONMENT, LIFE_FORM, PLANET
 from .checks import require
 from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Phase
 
@@ -24,6 +24,14 @@ PHASE_OF = {A.DrawTile: TILES, A.PlaceTile: TILES, A.ScrapTile: TILES,
             A.Discard: DISCARD,
             A.DrawCard: REFILL, A.Peek: REFILL, A.TakePeeked: REFILL,
             A.LookAutomata: REFILL, A.Keep: REFILL, A.Bank: REFILL, A.BankGive: REFILL}
+
+
+def phase_of(action):
+    """The phase `action` belongs to, None for none (the table above; an extra played "at any
+    time" belongs to no phase, SPEC §5.7)."""
+    if type(action) is A.AttachExtra and action.name in ANY_TIME_EXTRAS:
+        return None
+    return PHASE_OF.get(type(action))
 
 
 # Roles whose cards of one category cost nothing (SPEC §13.5, with §13.3).

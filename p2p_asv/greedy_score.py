@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import actions as A
 from .bot_extras import attach_worth, laser_ready, torpedo_aim, torpedo_worth, wants_port_card
 from .cards import CARD_BY_NAME
+from .extras import is_opponent
 from .geometry import king_steps, parse_square
 from .state import GameState
 from .tiles import TILE_BY_ID
@@ -44,6 +45,8 @@ def special_score(state: GameState, seat: int, action) -> int:
     name, d = action.name, state.discovery
     if state.polls and state.polls[-1].kind == "respond":
         answered = state.polls[-1]
+        if answered.action.name == "Teleport":   # a rival's doomed ship escaping (SPEC §15.2)
+            return 6 if is_opponent(state, seat, answered.seat) else -1
         hurts_me = seat in answered.targets or (d is not None and d.discoverer == seat)
         return 8 if hurts_me else -1
     if name in ("Acid Rain", "U.F.O."):

@@ -104,7 +104,7 @@ def _candidates(state: GameState, seat: int, handle: int, name: str) -> list[tup
     if name == WORM_HOLE:
         ships = ([state.ships[state.moved_ship]] if state.polls and state.moved_ship in state.ships
                  else state.ships_of(seat))
-        return [(f"s{s.id}", square_name(sq)) for s in ships for sq in landing_planets(state)]
+        return [(f"s{s.id}", square_name(sq)) for s in ships for sq in landing_planets(state, webbed=True)]
     if name in (BLACK_HOLE, SUPERNOVA):
         return [(_planet_token(p),) for p in destroyable_planets(state)]
     if name == KAMIKAZE:

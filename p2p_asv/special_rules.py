@@ -10,7 +10,8 @@ from __future__ import annotations
 from .actions import PlaySpecial
 from .cards import CARD_BY_NAME
 from .checks import require
-from .destruction import destroy_planet, doom_ships, planet_refusal, ships_on
+from .destruction import (TELEPORT, capture, destroy_planet, doom_ships, planet_refusal, ships_on,
+                          teleport_ship)
 from .errors import ImpossibleState, MalformedAction
 from .geometry import parse_square
 from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll, Stage
@@ -22,6 +23,9 @@ SNEAK_ATTACK, SPACE_VIRUS, TERRA_FORM = "Sneak Attack", "Space Virus", "Terra-Fo
 TROIKA_SUMMIT, UFO, WORM_HOLE = "Troika Summit", "U.F.O.", "Worm Hole"
 BLACK_HOLE, SUPERNOVA, KAMIKAZE, SABOTAGE = "Black Hole", "Supernova", "Kamikaze Attack", "Sabotage"
 CANCELS = (PEACE_TALKS, TIME_WARP)
+# Only Action cards that end the turn's actions only when cancelled: Shift of Funds says "then
+# continue with your turn", and only a cancel leaves "place your Space tiles" (SPEC §14.4).
+ONLY_IF_CANCELLED = (SHIFT_OF_FUNDS,)
 # Cards aimed at one named seat (`@N` first): the only ones Conspiracy can redirect (SPEC §14.3).
 AIMED_AT_A_SEAT = ("Espionage", "Science Outpost", SHIFT_OF_FUNDS, "Trading Post")
 # Cards that cost no energy in the Advanced Strategy game (SPEC §14.7).
@@ -78,10 +82,11 @@ def frozen_square(state: GameState, sq) -> bool:
     return any(m[0] == sq for m in state.meteor)
 
 
-def landing_planets(state: GameState) -> list:
-    """Discovered planet squares a card may send a ship to: not webbed, not frozen."""
+def landing_planets(state: GameState, webbed: bool = False) -> list:
+    """Discovered planet squares a card may send a ship to: not frozen, not under a black
+    disk, and not webbed unless `webbed` (Worm Hole: "any already discovered Planet")."""
     out = {sq for (sq, _), _r in state.planets.items()
-           if sq not in state.webs and sq not in state.black_disks and not frozen_square(state, sq)}
+           if (webbed or sq not in state.webs) and sq not in state.black_disks and not frozen_square(state, sq)}
     return sorted(out, key=lambda s: (s[1], s[0]))
 
 
@@ -254,8 +259,8 @@ def _check_worm_hole_own(state: GameState, seat: int, action: PlaySpecial, redir
 def _worm_hole_target(state: GameState, ship, action: PlaySpecial) -> tuple:
     sq = _square_arg(action.args[1])
     require(not frozen_square(state, ship.square), "that ship is frozen by a Meteor Shower")
-    require(sq in landing_planets(state) and sq != ship.square,
-            "Worm Hole sends a ship to another discovered planet (not webbed or frozen)")
+    require(sq in landing_planets(state, webbed=True) and sq != ship.square,
+            "Worm Hole sends a ship to another discovered planet (not frozen or destroyed)")
     return ()
 
 
@@ -367,8 +372,9 @@ def counts_against_limit(name: str) -> bool:
 
 
 def may_play_another(state: GameState, seat: int) -> bool:
-    allowance = 2 if (state.sneak and seat == state.active) else 1
-    return state.specials_used.count(seat) < allowance
+    """One counted card a turn. Sneak Attack is not counted and must come first, so with it
+    the turn holds two red cards: Sneak Attack and the one it allows (SPEC §14.4)."""
+    return seat not in state.specials_used
 
 
 # -- effects (SPEC §14.6) -------------------------------------------------------------------
@@ -435,6 +441,8 @@ def _effect_worm_hole(state: GameState, seat: int, action: PlaySpecial, below) -
         state.discovery = None         # SPEC §14.6: the ship discovers nothing
     if seat == ship.owner and seat == state.active:
         state.moved, state.moved_ship = True, ship.id
+    if ship.square in state.webs:      # SPEC §8.8: the Web catches every ship that lands there
+        capture(state, ship.id)
 
 
 def _effect_lost_colony(state: GameState, seat: int, action: PlaySpecial, below) -> None:
@@ -482,6 +490,11 @@ def _effect_acid_rain(state: GameState, seat: int, action: PlaySpecial, below) -
     return True
 
 
+def _effect_teleport(state: GameState, seat: int, action: PlaySpecial, below) -> None:
+    """SPEC §15.2: the Teleport played in the doom poll was not cancelled."""
+    teleport_ship(state, int(action.args[0][1:]), _square_arg(action.args[1]))
+
+
 def _effect_blast(state: GameState, seat: int, action: PlaySpecial, below) -> None:
     planet = _planet_arg(state, action.args[0])
     if planet_refusal(state, planet) is None:      # still there once the window closed
@@ -507,4 +520,4 @@ EFFECTS = {NEGOTIATIONS: lambda state, seat, action, below: None, BLACK_HOLE: _e
            SABOTAGE: _effect_sabotage, CYBER_JUMP: _effect_cyber_jump, SHIFT_OF_FUNDS: _effect_shift, SNEAK_ATTACK: _effect_sneak,
            METEOR_SHOWER: _effect_meteor, TROIKA_SUMMIT: _effect_troika, WORM_HOLE: _effect_worm_hole,
            LOST_COLONY: _effect_lost_colony, UFO: _effect_ufo, TERRA_FORM: _effect_terra_form,
-           SPACE_VIRUS: _effect_virus, ACID_RAIN: _effect_acid_rain}
+           SPACE_VIRUS: _effect_virus, ACID_RAIN: _effect_acid_rain, TELEPORT: _effect_teleport}

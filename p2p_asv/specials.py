@@ -13,8 +13,8 @@ from __future__ import annotations
 from .actions import Pass, PlaySpecial
 from .cards import CARD_BY_NAME, SPECIAL_ACTION
 from .checks import card_claim, play_from_hand, require
-from .special_rules import (CANCELS, CONSPIRACY, EFFECTS, SNEAK_ATTACK, check, counts_against_limit,
-                            junk, may_play_another, redirected)
+from .special_rules import (CANCELS, CONSPIRACY, EFFECTS, ONLY_IF_CANCELLED, SNEAK_ATTACK, check,
+                            counts_against_limit, junk, may_play_another, redirected)
 from .state import GameState, Poll
 from . import hidden_specials  # noqa: F401  (registers the hidden-card rules, SPEC §14.9)
 from .hidden_specials import ANSWER_KINDS, do_forced_discard, do_pick
@@ -86,14 +86,20 @@ def do_special(state: GameState, seat: int, action: PlaySpecial) -> None:
     play_from_hand(state, seat, action.card, action.name)
     if limited:
         state.specials_used.append(seat)
-    if CARD_BY_NAME[action.name].only_action:
+    if CARD_BY_NAME[action.name].only_action and action.name not in ONLY_IF_CANCELLED:
         state.only_action = action.name     # cancelled or not (SPEC §14.4)
     player = state.players[seat]
     if player.role == LORD_DEWAR and not state.variants.advanced:
         player.gain(1, "role")          # SPEC §14.7: +1 for every Special Action card played
     if poll is not None:
         poll.asked += 1                 # this seat has answered the window
-    answer = Poll("respond", seat, _unsneaked(state, others_from_left(state, seat)), action, targets)
+    open_response(state, seat, action, targets)
+
+
+def open_response(state: GameState, seat: int, action: PlaySpecial, targets) -> None:
+    """The card's respond window over itself, asking every other seat from the player's left
+    (none after Sneak Attack); with nobody to ask, the card takes effect at once."""
+    answer = Poll("respond", seat, _unsneaked(state, others_from_left(state, seat)), action, tuple(targets))
     if action.name == SNEAK_ATTACK or not answer.seats:
         _resolve(state, answer)
     else:
@@ -136,6 +142,8 @@ def _resolve(state: GameState, poll: Poll) -> None:
         cancelled = state.polls.pop()   # the card this one answered
         junk(state, cancelled.action.card)
         junk(state, action.card)
+        if cancelled.action.name in ONLY_IF_CANCELLED and cancelled.seat == state.active:
+            state.only_action = cancelled.action.name   # SPEC §14.4: only tiles are left
     elif action.name == CONSPIRACY:
         new = int(action.args[0][1:])
         below.action = redirected(below.action, new)
