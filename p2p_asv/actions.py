@@ -23,7 +23,14 @@ from .geometry import Square, square_name
 from .notation import SPECIAL_WORDS, Resolve, is_number, slug, special_token
 
 __all__ = ["DECKS", "SPECIAL_WORDS", "is_number", "slug", "special_token", "parse", "verbs",
-           "sort_key", "PARSERS", "PLAYER_ACTIONS", "CHANCE_ACTIONS", "Action"]
+           "sort_key", "PARSERS", "PLAYER_ACTIONS", "CHANCE_ACTIONS", "Action",
+           "DrawTile", "PlaceTile", "ScrapTile", "NewShip", "Upgrade", "AttachExtra",
+           "PlaceProbe", "PlaceStation", "PlacePirate", "ScoreStation", "ScoreQuest", "Move",
+           "Discover", "BinaryDiscover", "PlayEnvironment", "PlayLifeForms", "PlayExplorer",
+           "Pass", "Discard", "DrawCard", "Peek", "TakePeeked", "LookAutomata", "Keep", "Bank",
+           "BankGive", "Fire", "Torpedo", "Plunder", "PlayRookie", "Reassign", "Escape",
+           "Teleport", "PlaySpecial", "Pick", "Next", "ChanceShuffle", "ChanceReveal",
+           "ChanceDeal"]
 
 DECKS = ("refuel", "port")
 Forms = tuple[tuple[str, ...], ...]
@@ -440,9 +447,6 @@ class BankGive:
     def from_args(cls, args: list[str], resolve: Resolve) -> "BankGive":
         T.expect(args, 1, cls.VERB)
         return cls(T.handle(args[0]))
-
-
-FIRE_KINDS = ("ship", "probe", "pirate", "station")
 
 
 @dataclass(frozen=True, order=True)
