@@ -30,7 +30,7 @@ from .cards import SPECIAL_ACTION
 from .checks import card_claim, require
 from .geometry import Square
 from .movement import king_distances, ship_allowance
-from .state import Doom, GameState
+from .state import Doom, GameState, Window
 from .turn import home_squares, remove_ruined_pirates
 
 JUNK, PILE = "junk", "pile"
@@ -189,7 +189,7 @@ def do_escape(state: GameState, seat: int, action: Escape) -> None:
 
 def teleport_window_open(state: GameState) -> bool:
     """A Teleport played in the doom poll waits in its own respond window (SPEC §15.2)."""
-    return any(p.kind == "respond" and p.action.name == TELEPORT for p in state.polls)
+    return any(p.kind == Window.RESPOND and p.action.name == TELEPORT for p in state.polls)
 
 
 def doom_due(state: GameState) -> bool:

@@ -16,7 +16,7 @@ from .endgame import check_nine_planets
 from .extras import after_move, gavin_second_move
 from .energy import can_afford_discovery
 from .specials import RESUME, close_offer, offer_open, open_moment, open_offer, others_from_left, settle
-from .state import MOVE, Discovery, GameState, PlanetRecord, Stage
+from .state import MOVE, Discovery, GameState, PlanetRecord, Stage, Window
 
 # Role-play (SPEC §13.3): the roles that earn a point for each card of a category they play.
 ROLE_BONUS = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus": ENVIRONMENT}
@@ -73,7 +73,7 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
         # SPEC §7.1: landing on an undiscovered planet commits the mover to discovering it
         # (optional where the mover could stop anyway, may_decline_discovery).
         state.discovery = Discovery((action.square, -1), seat, ship.id, 0, "", stage=Stage.PLANET)
-    open_moment(state, "moved", seat, others_from_left(state, seat))  # SPEC §14.5: Worm Hole
+    open_moment(state, Window.MOVED, seat, others_from_left(state, seat))  # SPEC §14.5: Worm Hole
 
 
 def _discovered_here(state: GameState, sq) -> bool:
@@ -96,8 +96,8 @@ def do_discover(state: GameState, seat: int, action: Discover) -> None:
     state.terraformed = False
     # SPEC §8.2: the environment offer waits under the planet moment of SPEC §14.5 (Lost Colony
     # for the discoverer, then U.F.O. for the others), which is asked first.
-    open_offer(state, "environment", seat, resume="stage")
-    open_moment(state, "planet", seat, (seat,) + others_from_left(state, seat))
+    open_offer(state, Window.ENVIRONMENT, seat, resume="stage")
+    open_moment(state, Window.PLANET, seat, (seat,) + others_from_left(state, seat))
 
 
 def _next_stage(state: GameState) -> None:
@@ -107,7 +107,7 @@ def _next_stage(state: GameState) -> None:
         blocked = d.environment is not None and CARD_BY_NAME[d.environment].blocks_life_form
         d.stage = Stage.EXPLORER if blocked else Stage.LIFE_FORM
         if not blocked:
-            open_offer(state, "life_form", d.discoverer, resume="stage")
+            open_offer(state, Window.LIFE_FORM, d.discoverer, resume="stage")
     elif d.stage == Stage.LIFE_FORM:
         d.stage = Stage.EXPLORER
     if d.stage == Stage.EXPLORER and not d.scored:
@@ -115,7 +115,7 @@ def _next_stage(state: GameState) -> None:
         if d.environment == BINARY and binary_targets(state):
             d.stage = Stage.BINARY
         owner = owner_of(state)
-        open_moment(state, "scored", owner, others_from_left(state, owner))  # SPEC §14.5: Acid Rain
+        open_moment(state, Window.SCORED, owner, others_from_left(state, owner))  # SPEC §14.5: Acid Rain
 
 
 RESUME["stage"] = _next_stage
@@ -188,7 +188,7 @@ WEB = "Electromagnetic Web"
 
 def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None:
     d = state.discovery
-    require(d is not None and offer_open(state, "environment"), "no environment is being offered")
+    require(d is not None and offer_open(state, Window.ENVIRONMENT), "no environment is being offered")
     card_claim(state, seat, action.card, action.name, ENVIRONMENT)
     require(action.name != WEB or seat != d.discoverer,
             "the Electromagnetic Web is played against the discoverer, not by it")
@@ -203,13 +203,13 @@ def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None
     close_offer(state)
     if CARD_BY_NAME[action.name].value < 0:  # SPEC §14.5: the planet's owner may Terra-Form it
         owner = owner_of(state)
-        open_moment(state, "env", owner, (owner,))
+        open_moment(state, Window.ENV, owner, (owner,))
     settle(state)   # with no window open on top, the closed offer goes and the discovery goes on
 
 
 def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
     d = state.discovery
-    require(d is not None and offer_open(state, "life_form"), "no life form is being offered")
+    require(d is not None and offer_open(state, Window.LIFE_FORM), "no life form is being offered")
     require(len({h for h, _ in action.cards}) == len(action.cards), "a card is named twice")
     for handle, name in action.cards:
         card = card_claim(state, seat, handle, name, LIFE_FORM)
@@ -222,7 +222,7 @@ def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
         _keep_card(state, name)
     close_offer(state)
     # SPEC §14.5: the other seats may answer with Space Virus before the planet scores
-    open_moment(state, "life", seat, others_from_left(state, seat), action=action, targets=(seat,))
+    open_moment(state, Window.LIFE, seat, others_from_left(state, seat), action=action, targets=(seat,))
     settle(state)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import actions as A
 from .cards import ANY_TIME_EXTRAS, ENVIRONMENT, LIFE_FORM, PLANET
 from .checks import require
-from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Phase
+from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Phase, Window
 
 ENERGY_PER_TURN = 7
 MAX_TILES = 3
@@ -82,7 +82,7 @@ def special_cost(state: GameState, seat: int, name: str) -> int:
     Cyber Jump, and every card for Lord DeWar."""
     if name in ("Shift of Funds", "Sneak Attack", "Cyber Jump") or state.players[seat].role == "Lord DeWar":
         return 0
-    return 0 if state.polls and state.polls[-1].kind == "respond" else 1
+    return 0 if state.polls and state.polls[-1].kind == Window.RESPOND else 1
 
 
 def start_turn(state: GameState) -> None:

@@ -29,7 +29,7 @@ from .quest_rules import do_score_quest, scorable_quests
 from .special_legal import own_specials, poll_actions
 from .specials import ANSWER_KINDS, OFFER_KINDS, do_answer, do_poll_pass, do_special, polled
 from .quests import QUEST_DECK
-from .state import CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Stage
+from .state import CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Stage, Window
 from .tiles import TILE_BY_ID
 from .tiles import TILES as TILE_TYPES
 from .turn import (BIG_SHIP, PHASE_ACTIONS, PIECE_LIMIT, advance, can_draw, can_peek, hand_limit,
@@ -260,7 +260,7 @@ def _discovery_actions(state: GameState, view: PlayerView) -> list:
 def _offer_actions(state: GameState, view: PlayerView) -> list:
     """SPEC §8.2: the polled seat passes or plays a card of the offered kind."""
     seat, d, out = view.seat, state.discovery, [A.Pass()]
-    if state.polls[-1].kind == "environment":
+    if state.polls[-1].kind == Window.ENVIRONMENT:
         out += [A.PlayEnvironment(h, n) for h, n in _hand(state, view, ENVIRONMENT)
                 if not (n == WEB and seat == d.discoverer)]
     else:

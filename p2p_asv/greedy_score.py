@@ -15,7 +15,7 @@ from .bot_extras import (attach_worth, cyber_jump_worth, fire_worth, laser_ready
 from .cards import CARD_BY_NAME
 from .extras import is_opponent
 from .geometry import king_steps, parse_square
-from .state import GameState
+from .state import GameState, Window
 from .tiles import TILE_BY_ID
 from .view import PlayerView
 
@@ -44,7 +44,7 @@ _SPECIAL_WORTH = {"Shift of Funds": 5, "Troika Summit": 1, "Meteor Shower": 1, "
 def special_score(state: GameState, view: PlayerView, action) -> int:
     """Greedy worth of a Special Action: cancel what hurts us, spoil a rival's big planet."""
     name, d, seat = action.name, state.discovery, view.seat
-    if state.polls and state.polls[-1].kind == "respond":
+    if state.polls and state.polls[-1].kind == Window.RESPOND:
         answered = state.polls[-1]
         if answered.action.name == "Teleport":   # a rival's doomed ship escaping (SPEC §15.2)
             return 6 if is_opponent(state, seat, answered.seat) else -1

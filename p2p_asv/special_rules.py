@@ -14,7 +14,7 @@ from .destruction import (TELEPORT, capture, destroy_planet, doom_ships, planet_
                           teleport_ship)
 from .errors import ImpossibleState, MalformedAction
 from .geometry import parse_square
-from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll, Stage
+from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll, Stage, Window
 
 ACID_RAIN, CONSPIRACY, CYBER_JUMP = "Acid Rain", "Conspiracy", "Cyber Jump"
 LOST_COLONY, METEOR_SHOWER, NEGOTIATIONS = "Lost Colony", "Meteor Shower", "Negotiations"
@@ -34,8 +34,8 @@ FREE_IN_ADVANCED = (SHIFT_OF_FUNDS, SNEAK_ATTACK, CYBER_JUMP)
 # Teleport is played with `teleport` when a ship is doomed (SPEC §15.2), never as `special`.
 NOT_YET = ("Teleport",)
 # The moment windows in which each out-of-turn card fits (SPEC §14.5).
-MOMENT_CARDS = {"moved": (WORM_HOLE, SABOTAGE), "planet": (LOST_COLONY, UFO), "env": (TERRA_FORM,),
-                "life": (SPACE_VIRUS,), "scored": (ACID_RAIN,)}
+MOMENT_CARDS = {Window.MOVED: (WORM_HOLE, SABOTAGE), Window.PLANET: (LOST_COLONY, UFO), Window.ENV: (TERRA_FORM,),
+                Window.LIFE: (SPACE_VIRUS,), Window.SCORED: (ACID_RAIN,)}
 CYBER_MODES = ("tile", "piece", "move", "discard")
 
 
@@ -113,7 +113,7 @@ def check_args(state: GameState, seat: int, action: PlaySpecial, poll: Poll | No
     """The rest of `check`, once check_card has passed (legal_actions runs check_card once a
     card and this once for each candidate argument list)."""
     name = action.name
-    if poll is not None and poll.kind == "respond":
+    if poll is not None and poll.kind == Window.RESPOND:
         return _check_response(state, seat, action, poll)
     if poll is not None:
         return _MOMENT_CHECKS[name](state, seat, action, poll)
@@ -125,7 +125,7 @@ def check_card(state: GameState, seat: int, name: str, poll: Poll | None) -> Non
     may be played now at all (legal_actions skips a card that fails here without listing its
     arguments, SPEC §11.2)."""
     require(name not in NOT_YET, f"{name} is not playable in this version (SPEC §14.8)")
-    if poll is not None and poll.kind == "respond":
+    if poll is not None and poll.kind == Window.RESPOND:
         require(name in CANCELS or name == CONSPIRACY, f"{name} does not answer a Special Action")
         return
     require(not CARD_BY_NAME[name].response or name == SPACE_VIRUS,

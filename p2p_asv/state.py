@@ -46,6 +46,22 @@ class Stage(StrEnum):
     BINARY = "binary"             # Binary System's second discovery, before the explorers
 
 
+class Window(StrEnum):
+    """The kinds of window on the poll stack (SPEC §14.2, §14.5, §8.2, §14.9); the values are
+    the words the state hash has always held."""
+    RESPOND = "respond"           # a card played: the others may answer it
+    MOVED = "moved"               # moments (SPEC §14.5): right after a move,
+    PLANET = "planet"             # a planet card,
+    ENV = "env"                   # a negative environment,
+    LIFE = "life"                 # a life form play,
+    SCORED = "scored"             # a scored planet
+    ENVIRONMENT = "environment"   # the discovery's offers (SPEC §8.2)
+    LIFE_FORM = "life_form"
+    ESPIONAGE = "espionage"       # one-seat follow-ups that must be answered (SPEC §14.9)
+    SCAVENGE = "scavenge"
+    TRADE = "trade"
+
+
 @dataclass
 class Ship:
     id: int
@@ -166,7 +182,7 @@ class Poll:
     (SPEC §14.5); a card played there is that seat's answer. `resume` names what the
     interrupted turn does once the window is gone.
     """
-    kind: str
+    kind: Window
     seat: int
     seats: tuple[int, ...]
     action: object = None
