@@ -114,3 +114,11 @@ def test_after_sneak_attack_no_other_seat_may_teleport():
     assert g.state.hash() == before
     g.act(A.Pass())
     assert rival not in g.state.ships
+
+
+def test_the_greedy_bot_cancels_a_rivals_teleport():
+    from p2p_asv.bots import GreedyBot
+    g = _sabotaged([["Cephei", "Teleport"], ["Sabotage", "Peace Talks"]])
+    g.act(next(a for a in g.legal(0) if isinstance(a, A.Teleport)))
+    peace = A.PlaySpecial(g.hand_named(1, "Peace Talks"), "Peace Talks")
+    assert {GreedyBot(seed).choose(g.state, g.views[1]) for seed in range(4)} == {peace}
