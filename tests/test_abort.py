@@ -12,7 +12,7 @@ from protocol.errors import OutOfOrder
 from protocol.log.events import sign_event
 from protocol.session.game_rules import CHANCE
 from protocol.crypto.identity import Identity, fingerprint
-from cli.node_notes import speaker
+from cli.netplay.node_notes import speaker
 from protocol.node import Node
 from protocol.session import Session
 from protocol.session.errors import BadBody, UnexpectedKind

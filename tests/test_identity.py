@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from cli.error_lines import error_line
+from cli.netplay.error_lines import error_line
 from cli.main import main as asv_main
 from protocol import codec
 from protocol.crypto import (

@@ -1,5 +1,5 @@
 """A node's notes are data (SPEC §29.13): protocol/node says what happened as a Note (a kind
-and its facts) and writes no words and no command lines; cli/node_notes.py words each kind."""
+and its facts) and writes no words and no command lines; cli/netplay/node_notes.py words each kind."""
 from __future__ import annotations
 
 import ast
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.node_notes import RESUME_COMMAND, words
+from cli.netplay.node_notes import RESUME_COMMAND, words
 from protocol.crypto import Identity, fingerprint
 from protocol.net import ConnectionClosed
 from protocol.node import Node, NodeOptions, Note, NoteKind
@@ -70,7 +70,7 @@ def test_the_node_hands_on_a_note_with_the_facts_not_a_line():
 
 def test_protocol_writes_no_command_line():
     """No string of protocol/ (docstrings aside) names a command or an option of the `asv`
-    program: the command adds its own hints (cli/node_notes.py, cli/error_lines.py)."""
+    program: the command adds its own hints (cli/netplay/node_notes.py, cli/netplay/error_lines.py)."""
     for path in sorted((ROOT / "protocol").rglob("*.py")):
         tree = ast.parse(path.read_text())
         docstrings = {id(n.body[0].value) for n in ast.walk(tree)

@@ -11,9 +11,10 @@ import sys
 import pytest
 import trio
 
-import cli.asv_adapter as asv_adapter
+import cli.games.asv.adapter as asv_adapter
 import protocol.log.events as events
-from cli.asv_adapter import AsvRules, bot_agent
+from cli.games import kit_for
+from cli.games.asv.adapter import AsvRules
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
@@ -108,7 +109,7 @@ def test_an_asv_action_is_read_once_per_peer(monkeypatch):
         return parse(text)
 
     monkeypatch.setattr(asv_adapter, "_parse", counting)
-    peers = make_peers(AsvRules(), 2, agent_for=lambda k: bot_agent("greedy", f"t/{k}"))
+    peers = make_peers(AsvRules(), 2, agent_for=lambda k: kit_for("asv").agent("greedy", f"t/{k}"))
     applied: dict[int, list[str]] = {}
     for peer in peers:
         real, texts = peer._engine, applied.setdefault(id(peer), [])

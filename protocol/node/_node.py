@@ -41,7 +41,7 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
     Callbacks: `on_applied(node, ev, note)` after every accepted event (own ones too;
     `node.catching_up` is true while a catch-up answer is applied); `on_caught_up(node,
     before)` once a catch-up answer moved this peer on from height `before`; `on_note(note)`
-    for lobby and fault news, a Note (the command words it: cli/node_notes.py)."""
+    for lobby and fault news, a Note (the command words it: cli/netplay/node_notes.py)."""
 
     def __init__(self, identity: Identity, rules: GameRules, game: bytes, log_dir: str | Path | None,
                  *, agent: Agent | None = None, options: NodeOptions | None = None,

@@ -1,5 +1,5 @@
 """What a node tells the people at its terminal, as data (SPEC §29.13): a kind and the
-facts of it. The node writes no words; the command (cli/node_notes.py) does."""
+facts of it. The node writes no words; the command (cli/netplay/node_notes.py) does."""
 from __future__ import annotations
 
 from dataclasses import dataclass
