@@ -34,7 +34,7 @@ __all__ = ["Node"]
 
 
 class Node(Presence, AbortDuty, CatchUp, Thinking):
-    """Run with `await node.run(task_status=...)` inside a nursery; see cli/net_peer.py.
+    """Run with `await node.run(task_status=...)` inside a nursery; see cli/netplay/ (host.py, join.py).
 
     Roles: the creator calls `start(roster)` once the lobby is full; a joiner's session
     is made when the first hello arrives; a resumed peer passes `peer=restore_peer(...)`.

@@ -3,7 +3,7 @@
 The session knows nothing of the game: it asks who moves, what deck operation is due,
 what hidden cards an action claims, and applies actions. An action travels as text; the
 session reads each text once (`read`) and hands the action it got to `revealed_cards`
-and `apply_action`. A game adapter (for Amazing Space Venture: cli/asv_adapter.py)
+and `apply_action`. A game adapter (for Amazing Space Venture: cli/games/asv/adapter.py)
 implements GameRules.
 """
 from __future__ import annotations
