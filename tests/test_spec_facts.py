@@ -257,3 +257,28 @@ def test_every_state_of_two_whole_games_hashes_as_the_spec_describes():
     play_game(2, 5, config={"role_play": True, "captain_rookie": True}, on_event=check)
     play_game(3, 4, config={"role_play": True, "advanced": True}, on_event=check)
     assert seen == {"doom", "polls", "meteor", "webs", "peeked", "energy", "destroyed", "over", "non-ascii"}
+
+
+# -- §26.4: the share context's known answer -------------------------------------------------
+
+def test_the_share_context_known_answer_is_68_bytes():
+    from protocol.session.dealing import share_context
+    context = share_context(bytes(16), 7, 3)
+    assert len(context) == 4 + 24 + 4 + 16 + 4 + 8 + 4 + 4 == 68
+    assert "gives the 68 bytes" in " ".join(spec_section("26.4").split())
+
+
+# -- §47.1: Space Walk's config and the table's turn clock ----------------------------------------
+
+def test_space_walk_takes_the_turn_clock_as_the_spec_says_and_refuses_anything_else():
+    from cli.sw_adapter import SpaceWalkRules
+    from protocol.session import GameRuleError
+    rules = SpaceWalkRules()
+    for config in ({}, {"action_cards": True}, {"action_cards": False}, {"turn_clock": 5},
+                   {"turn_clock": 86400, "action_cards": True}):
+        assert rules.new_state(2, config) is not None
+    assert rules.new_state(2, {"turn_clock": 60}).hash() == rules.new_state(2, {}).hash()  # never in the engine
+    for bad in ({"turn_clock": 4}, {"turn_clock": 86401}, {"turn_clock": "60"}, {"turn_clock": True},
+                {"action_cards": 1}, {"nine_planets": True}):
+        with pytest.raises(GameRuleError):
+            rules.new_state(2, bad)
