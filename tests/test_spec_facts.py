@@ -282,3 +282,41 @@ def test_space_walk_takes_the_turn_clock_as_the_spec_says_and_refuses_anything_e
                 {"action_cards": 1}, {"nine_planets": True}):
         with pytest.raises(GameRuleError):
             rules.new_state(2, bad)
+
+
+# -- §10.1-§10.2: the order of the cards a reshuffle takes ------------------------------------------
+
+def test_every_reshuffle_takes_its_source_in_the_order_the_spec_gives():
+    before: list = [None]
+    kinds: set[str] = set()
+
+    def check(state, seat, action):
+        prev = before[0]
+        old = set() if prev is None else {r.handles for r in prev.pending}
+        for r in state.pending:
+            if r.source is None or r.handles in old:
+                continue
+            fresh, source = list(r.handles), list(r.source)
+            if r.deck == "refuel":                     # Space Junk, oldest first, into Refuel
+                assert source == prev.decks["junk"] and state.decks["junk"] == []
+                assert state.decks["refuel"] == fresh[1:] and fresh[0] in state.players[seat].hand
+                kinds.add("junk")
+            elif r.deck == "port":                     # the Port deck top first, then Captain Rookie
+                assert source[:-1] == prev.decks["port"] and state.decks["port"] == fresh
+                assert prev.names.get(source[-1]) == "Captain Rookie" or source[-1] not in prev.names
+                kinds.add("port")
+            else:                                      # a hand, in its order
+                holder = next(p.seat for p in prev.players if p.hand == source)
+                now = state.players[holder].hand
+                if now == fresh:
+                    kinds.add("trading post")
+                else:                                  # a blind take: position P of the fresh hand
+                    position = action.position
+                    assert now == fresh[:position] + fresh[position + 1:]
+                    assert state.players[seat].hand[-1] == fresh[position]
+                    kinds.add("blind take")
+        before[0] = state.clone()
+
+    for players, seed in ((4, 3), (3, 8), (2, 5), (4, 0)):
+        play_game(players, seed, config={"advanced": True} if players == 3 else {}, on_event=check)
+    assert kinds == {"junk", "port", "blind take", "trading post"}
