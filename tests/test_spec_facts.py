@@ -248,6 +248,7 @@ def test_every_state_of_two_whole_games_hashes_as_the_spec_describes():
 
     def check(state, seat, action):
         assert spec_hash(state) == state.hash(), f"after {action.text()} at step {state.step}"
+        assert state.phase != 6 or seat >= 0          # only a player's action ends a game (§26.7)
         seen.update(k for k, filled in [
             ("doom", state.doom is not None), ("polls", state.polls), ("meteor", state.meteor),
             ("webs", state.webs), ("peeked", state.peeked), ("energy", state.energy),
@@ -320,3 +321,20 @@ def test_every_reshuffle_takes_its_source_in_the_order_the_spec_gives():
     for players, seed in ((4, 3), (3, 8), (2, 5), (4, 0)):
         play_game(players, seed, config={"advanced": True} if players == 3 else {}, on_event=check)
     assert kinds == {"junk", "port", "blind take", "trading post"}
+
+
+# -- §26.7: how a third party tells that a log's game is over ---------------------------------------
+
+def test_a_finished_log_ends_on_an_action_whose_h_is_the_hash_of_an_over_state(tmp_path, capsys):
+    import json
+    from cli.asv_adapter import AsvRules
+    from cli.main import main
+    from protocol.session import verify_log
+    assert main(["selfplay", "--players", "1", "--seed", "3", "--log-dir", str(tmp_path)]) == 0
+    log = json.loads(capsys.readouterr().out.splitlines()[-1])["logs"][0]
+    report, session = verify_log(log, AsvRules())
+    last = session.chain.events[-1]
+    assert report.finished and last.kind == "action" and session.rules.to_move(session.state) is None
+    assert session.state.phase == 6 and last.body["h"] == bytes.fromhex(spec_hash(session.state))
+    before, _ = verify_log(log, AsvRules(), upto=report.events - 2)      # one record short
+    assert before.valid and not before.finished and before.events == report.events - 1
