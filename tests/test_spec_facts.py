@@ -338,3 +338,45 @@ def test_a_finished_log_ends_on_an_action_whose_h_is_the_hash_of_an_over_state(t
     assert session.state.phase == 6 and last.body["h"] == bytes.fromhex(spec_hash(session.state))
     before, _ = verify_log(log, AsvRules(), upto=report.events - 2)      # one record short
     assert before.valid and not before.finished and before.events == report.events - 1
+
+
+# -- §27.4: which actions claim the hidden cards they play ------------------------------------------
+
+def test_the_actions_that_claim_cards_are_those_spec_27_4_lists():
+    from cli.asv_adapter import AsvRules
+    text = " ".join(spec_section("27.4").split())
+    listed = re.search(r"^### §27\.4 Claims (.*?) name the cards they play", text).group(1)
+    verbs = sorted(re.findall(r"`([a-z]+)`", listed))
+    samples = {"ship": "ship #100:fighter-ship D-4", "upgrade": "upgrade s1 #100:fighter-ship",
+               "extra": "extra s1 #100:flash-jets", "discover": "discover #100:pyrrhis 0",
+               "binary": "binary #100:galileo E-2/0", "env": "env #100:water",
+               "explorer": "explorer #100:gavins-raiders", "special": "special #100:time-warp",
+               "teleport": "teleport s3 #100:teleport J-10", "rookie": "rookie #100:captain-rookie s2",
+               "life": "life #100:plasma-spores #101:plasma-spores"}
+    state, rules = new_game(2, {}), AsvRules()
+    assert verbs == sorted(samples)
+    for verb, sample in samples.items():
+        claims = rules.revealed_cards(state, 0, sample)
+        assert [h for h, _ in claims] == ([100, 101] if verb == "life" else [100]), verb
+        assert all(label.startswith("card:") for _, label in claims)
+    assert rules.revealed_cards(state, 0, "quest #100:trade-mission") == [(100, "quest:Trade Mission")]
+    for silent in ("discard #100", "pick #100", "give #100", "bank 1 2", "plunder 1 2", "draw refuel"):
+        assert rules.revealed_cards(state, 0, silent) == [], silent
+    star_t = state.ships[1].card                     # public from the setup on: no claim
+    assert rules.revealed_cards(state, 0, f"upgrade s1 #{star_t}:star-t-ship") == []
+
+
+def test_a_session_deck_may_repeat_a_label_while_the_poker_layer_refuses_it():
+    from cli.asv_adapter import AsvRules
+    from protocol.crypto import group as g
+    from protocol.poker import deck as mp
+    from protocol.session.dealing import initial_ciphertexts
+    rules, state = AsvRules(), new_game(2, {})
+    port = next(r for r in state.pending if r.deck == "port")
+    labels = [f"card:{n}" for n in port.contents]
+    assert labels.count("card:Fighter Ship") == 8
+    table = mp.CardTable(rules.deck_labels())
+    deck = initial_ciphertexts(table, g.G, labels)   # any valid point serves as the joint key here
+    assert len({ct.c2 for ct in deck}) == len(set(labels)) < len(deck)
+    with pytest.raises(mp.DuplicateLabel):
+        mp.initial_deck(table, g.G, labels)
