@@ -380,3 +380,34 @@ def test_a_session_deck_may_repeat_a_label_while_the_poker_layer_refuses_it():
     assert len({ct.c2 for ct in deck}) == len(set(labels)) < len(deck)
     with pytest.raises(mp.DuplicateLabel):
         mp.initial_deck(table, g.G, labels)
+
+
+# -- §41.3: Space Walk's state hash, from the SPEC's words -------------------------------------------
+
+def sw_spec_hash(state) -> str:
+    doc = {"discards": state.discards, "due": state.due, "end": state.end, "events": state.events,
+           "extra_turn_seat": state.extra_turn_seat, "hands": state.hands, "last_effect": state.last_effect,
+           "lost": state.lost, "orbit": state.orbit.name, "phase": state.phase, "players": state.players,
+           "reserve": state.reserve, "scores": state.scores, "seat": state.seat,
+           "squares": [sorted([rank, seat] for rank, seat in ships) for ships in state.squares],
+           "token_used": state.token_used, "tokens": state.tokens, "turns": state.turns,
+           "variant": state.variant, "window": state.window, "winners": state.winners}
+    assert len(doc) == 21
+    ordered = dict(sorted(doc.items()))
+    return hashlib.sha256(b"space-walk/state\0" + js(ordered).encode("ascii")).hexdigest()
+
+
+def test_space_walk_states_hash_as_the_spec_describes():
+    from space_walk.selfplay import play_game as sw_play
+    from space_walk.state import new_game as sw_new
+    want = "0f73c6408935b5f1ce11263e230226a2139ecf06ab2eaf839a864c6f56eba5d2"
+    assert sw_new(2, {}).hash() == sw_spec_hash(sw_new(2, {})) == want and want in spec_section("41.3")
+    phases: set[str] = set()
+
+    def check(state, seat, action):
+        assert sw_spec_hash(state) == state.hash()
+        phases.add(state.phase)
+
+    sw_play(3, 1, on_event=check)
+    sw_play(2, 2, config={"action_cards": True}, on_event=check)
+    assert phases == {"place", "play", "over"}
