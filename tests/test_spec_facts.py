@@ -66,6 +66,17 @@ def test_the_refuel_deck_is_the_categories_in_the_order_of_the_5_1_table():
     assert list(REFUEL_DECK) == want and len(want) == 108
 
 
+def test_the_tile_deck_follows_the_rows_of_the_spec_3_3_table():
+    rows = [line.split("|") for line in spec_section("3.3").splitlines() if line.startswith("| `")]
+    want = [cell[1].strip().strip("`") for cell in rows if cell[2].strip() != "start"
+            for _ in range(int(cell[3]))]
+    assert list(SPACE_TILES) == want and len(want) == 79
+
+
+def test_the_quest_deck_follows_the_rows_of_the_spec_5_8_table():
+    assert _table_names("5.8") == list(QUEST_DECK)
+
+
 # -- §6.0: setup, handles and the setup requests ---------------------------------------------------
 
 def _requests(state):
