@@ -422,3 +422,10 @@ def test_space_walk_states_hash_as_the_spec_describes():
     sw_play(3, 1, on_event=check)
     sw_play(2, 2, config={"action_cards": True}, on_event=check)
     assert phases == {"place", "play", "over"}
+
+
+def test_the_turn_clock_never_reaches_the_amazing_space_venture_engine():
+    from cli.asv_adapter import AsvRules
+    rules = AsvRules()
+    assert rules.new_state(2, {"turn_clock": 60, "nine_planets": True}).hash() == \
+        rules.new_state(2, {"nine_planets": True}).hash()
