@@ -429,3 +429,25 @@ def test_the_turn_clock_never_reaches_the_amazing_space_venture_engine():
     rules = AsvRules()
     assert rules.new_state(2, {"turn_clock": 60, "nine_planets": True}).hash() == \
         rules.new_state(2, {"nine_planets": True}).hash()
+
+
+# -- §27.3: every deck and the requests made of it ------------------------------------------------------
+
+def test_whole_games_make_only_the_deck_requests_spec_27_3_lists():
+    rows = [line.split("|") for line in spec_section("27.3").splitlines() if line.startswith("| `")]
+    listed = {(kind, cell[1].strip().strip("`")) for cell in rows
+              for kind in ("shuffle", "reveal", "deal") if re.search(rf"\b{kind}\b", cell[2])}
+    sourced = {cell[1].strip().strip("`") for cell in rows if "with `source`" in cell[2]}
+    seen: set[tuple[str, str]] = set()
+    with_source: set[str] = set()
+
+    def note(state, seat, action):
+        for r in state.pending:
+            seen.add((r.kind, r.deck))
+            if r.source is not None:
+                with_source.add(r.deck)
+
+    for players, seed, config in ((4, 0, {}), (3, 4, {"role_play": True, "advanced": True}), (2, 5, {})):
+        play_game(players, seed, config=config, on_event=note)
+    seen.update((r.kind, r.deck) for r in new_game(3, {"role_play": True}).pending)   # setup's own
+    assert seen == listed and with_source == sourced
