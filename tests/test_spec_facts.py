@@ -126,7 +126,7 @@ def test_role_play_is_a_fifth_shuffle_whose_handles_follow_the_star_t_cards(rook
     assert reqs[2][2] == tuple(range(first[2], first[2] + len(port)))
     assert reqs[4] == ("shuffle", "roles", role_handles, None, roles)
     assert reqs[5] == ("reveal", "roles", role_handles[:players], None, None)
-    assert [r[:2] for r in reqs[6:]] == [("deal", "refuel")] * players
+    assert reqs[6:] == [("deal", "refuel", tuple(range(79 + 10 * s, 89 + 10 * s)), s, None) for s in range(players)]
     assert state.next_handle == role_handles[-1] + 1
 
 
