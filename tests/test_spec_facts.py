@@ -283,7 +283,7 @@ def test_the_share_context_known_answer_is_68_bytes():
 # -- §47.1: Space Walk's config and the table's turn clock ----------------------------------------
 
 def test_space_walk_takes_the_turn_clock_as_the_spec_says_and_refuses_anything_else():
-    from cli.sw_adapter import SpaceWalkRules
+    from cli.games.space_walk.adapter import SpaceWalkRules
     from protocol.session import GameRuleError
     rules = SpaceWalkRules()
     for config in ({}, {"action_cards": True}, {"action_cards": False}, {"turn_clock": 5},
@@ -338,7 +338,7 @@ def test_every_reshuffle_takes_its_source_in_the_order_the_spec_gives():
 
 def test_a_finished_log_ends_on_an_action_whose_h_is_the_hash_of_an_over_state(tmp_path, capsys):
     import json
-    from cli.asv_adapter import AsvRules
+    from cli.games.asv.adapter import AsvRules
     from cli.main import main
     from protocol.session import verify_log
     assert main(["selfplay", "--players", "1", "--seed", "3", "--log-dir", str(tmp_path)]) == 0
@@ -354,7 +354,7 @@ def test_a_finished_log_ends_on_an_action_whose_h_is_the_hash_of_an_over_state(t
 # -- §27.4: which actions claim the hidden cards they play ------------------------------------------
 
 def test_the_actions_that_claim_cards_are_those_spec_27_4_lists():
-    from cli.asv_adapter import AsvRules
+    from cli.games.asv.adapter import AsvRules
     text = " ".join(spec_section("27.4").split())
     listed = re.search(r"^### §27\.4 Claims (.*?) name the cards they play", text).group(1)
     verbs = sorted(re.findall(r"`([a-z]+)`", listed))
@@ -378,7 +378,7 @@ def test_the_actions_that_claim_cards_are_those_spec_27_4_lists():
 
 
 def test_a_session_deck_may_repeat_a_label_while_the_poker_layer_refuses_it():
-    from cli.asv_adapter import AsvRules
+    from cli.games.asv.adapter import AsvRules
     from protocol.crypto import group as g
     from protocol.poker import deck as mp
     from protocol.session.dealing import initial_ciphertexts
@@ -425,7 +425,7 @@ def test_space_walk_states_hash_as_the_spec_describes():
 
 
 def test_the_turn_clock_never_reaches_the_amazing_space_venture_engine():
-    from cli.asv_adapter import AsvRules
+    from cli.games.asv.adapter import AsvRules
     rules = AsvRules()
     assert rules.new_state(2, {"turn_clock": 60, "nine_planets": True}).hash() == \
         rules.new_state(2, {"nine_planets": True}).hash()
