@@ -13,13 +13,12 @@ from tests.conformance.play import play
 
 FIRST, EVERY = 20, 12   # checked events: the first 20, then every 12th (a whole game still ends)
 
-# Engine bugs these checks find, named; strict, so each flips to a failure when it is fixed
-# and its mark must go (issue 20 item 6, the engine branch).
-KNOWN_BUGS = {
-    "asv-2p-advanced-greedy": "issue 20: in the advanced variant legal_actions offers PlayExplorer (the "
-                              "Kaygus) from another phase, but apply switches phase only for actions in "
-                              "energy.PHASE_OF and refuses it (IllegalAction: The Kaygus land only where...)",
-}
+# Engine bugs these checks find, by case id ("asv-2p-advanced-greedy") and the bug's name: each
+# case is marked xfail(strict=True), so it turns into a failure when the fix lands and its
+# entry must go. The Kaygus bug of issue 20 (in the advanced variant legal_actions offered
+# PlayExplorer from another phase and apply refused it, 2 players, greedy, seed 4) was the
+# first; the engine branch fixed it.
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def params():
