@@ -16,7 +16,7 @@ from .destruction import (TELEPORT, capture, destroy_planet, doom_ships, planet_
                           teleport_ship)
 from .errors import ImpossibleState, MalformedAction
 from .geometry import parse_square
-from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll, Stage, Window
+from .state import DISCARD, MOVE, PLACE_PIECE, TILES, GameState, Poll, Stage, Window
 
 ACID_RAIN, CONSPIRACY, CYBER_JUMP = "Acid Rain", "Conspiracy", "Cyber Jump"
 LOST_COLONY, METEOR_SHOWER, NEGOTIATIONS = "Lost Colony", "Meteor Shower", "Negotiations"
