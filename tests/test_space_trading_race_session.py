@@ -1,6 +1,6 @@
 """Space Trading Race on the lockstep session (SPEC §59.2): the missions as a mental-poker deck
-dealt privately and claimed with a proof, the dice as two public decks of faces shuffled by
-every seat and revealed to the table, every log verifying; a networked game over loopback TCP."""
+dealt privately and claimed with a proof, the dice from the session's fair dice (SPEC §33.8),
+every log verifying; a networked game over loopback TCP."""
 from __future__ import annotations
 
 import os
@@ -9,14 +9,13 @@ import pytest
 import trio
 
 from cli.games import kit_for
-from cli.games.space_trading_race.adapter import (DICE_HANDLE_BASE, DIE_SHUFFLED, TradingRaceRules,
-                                                  dice_progress, mission_label)
+from cli.games.space_trading_race.adapter import TradingRaceRules, mission_label
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity
-from protocol.log import LogWriter, SecretsFile
 from protocol.node import Node, NodeOptions
-from protocol.session import CHANCE, ClaimMismatch, GameRuleError, IllegalMove, SessionPeer, run_local, verify_log
+from protocol.session import CHANCE, ClaimMismatch, DiceRequest, GameRuleError, IllegalMove, run_local, verify_log
 from session_helpers import craft, refused, run_until, writer
+from str_session_helpers import str_peers
 from space_trading_race.missions import MISSION_SLUGS
 
 RULES = TradingRaceRules()
@@ -24,51 +23,27 @@ KIT = kit_for("space-trading-race")
 
 
 def peers_for(n: int, tmp_path, config: dict, kinds=("greedy",)):
-    game = os.urandom(16)
-    ids = [Identity.from_seed(bytes([i + 40]) * 32, f"p{i}") for i in range(n)]
-    roster = [i.public_key_bytes for i in ids]
-    peers = []
-    for k, ident in enumerate(ids):
-        path = os.path.join(tmp_path, f"peer{k}.asvlog")
-        peers.append(SessionPeer(ident, TradingRaceRules(), game, roster, dict(config),
-                                 log=LogWriter(path, game), secrets=SecretsFile(path, game),
-                                 agent=KIT.agent(kinds[k % len(kinds)], f"s/{k}")))
-    return peers
+    return str_peers(n, tmp_path, config, kinds)
 
 
-def test_the_adapter_maps_the_mission_pile_and_the_dice_to_deck_requests():
+def test_the_adapter_maps_the_mission_pile_to_decks_and_a_roll_to_the_fair_dice():
     state = RULES.new_state(3, {})
     shuffle = RULES.pending_chance(state)
     assert (shuffle.kind, shuffle.deck, shuffle.handles) == ("shuffle", "missions", tuple(range(20)))
-    assert shuffle.labels == tuple(mission_label(s) for s in MISSION_SLUGS)
+    assert shuffle.labels == tuple(mission_label(s) for s in MISSION_SLUGS) == tuple(RULES.deck_labels())
     RULES.apply_action(state, CHANCE, RULES.chance_outcome(state, shuffle, ()))
     deal = RULES.pending_chance(state)
     assert (deal.kind, deal.handles, deal.seat) == ("deal", (0,), 0)
     for _ in range(3):
         RULES.apply_action(state, CHANCE, RULES.chance_outcome(state, RULES.pending_chance(state), ()))
     RULES.apply_action(state, 0, "roll")
-    a = RULES.pending_chance(state)
-    assert (a.kind, a.deck, a.handles) == ("shuffle", "die-a", tuple(range(DICE_HANDLE_BASE, DICE_HANDLE_BASE + 6)))
-    assert a.labels == tuple(f"die:{f}" for f in range(1, 7))
-    before = state.hash()
-    RULES.apply_action(state, CHANCE, RULES.chance_outcome(state, a, ()))   # die a ready: no engine change
-    assert state.hash() == before and dice_progress(state).stage == 1
-    b = RULES.pending_chance(state)
-    assert b.deck == "die-b" and b.handles[0] == DICE_HANDLE_BASE + 6
-    RULES.apply_action(state, CHANCE, DIE_SHUFFLED)
-    reveal = RULES.pending_chance(state)
-    assert (reveal.kind, reveal.handles) == ("reveal", (DICE_HANDLE_BASE, DICE_HANDLE_BASE + 6))
-    with pytest.raises(GameRuleError):    # a mission label is no die
-        RULES.chance_outcome(state, reveal, [(DICE_HANDLE_BASE, "mission:tycoon"), (DICE_HANDLE_BASE + 6, "die:2")])
-    RULES.apply_action(state, CHANCE, RULES.chance_outcome(state, reveal, [(1000, "die:3"), (1006, "die:4")]))
-    assert state.last_roll == (3, 4) and dice_progress(state).rolls == 1
-    assert not state.pending            # seven steps from Earth: Mercury, nothing more to roll
-    with pytest.raises(GameRuleError):    # no die is being shuffled now
-        RULES.apply_action(state, CHANCE, DIE_SHUFFLED)
-    RULES.apply_action(state, 0, "decline")
-    RULES.apply_action(state, 0, "end")
-    RULES.apply_action(state, 1, "roll")
-    assert RULES.pending_chance(state).handles[0] == DICE_HANDLE_BASE + 12   # the next roll's fresh decks
+    roll = RULES.pending_chance(state)
+    assert roll == DiceRequest(6, 2, 0)               # two d6, the mover opening last (SPEC §33.5)
+    for bad in ((3,), (0, 4), (3, 7), ("3", 4)):
+        with pytest.raises(GameRuleError):
+            RULES.chance_outcome(state, roll, bad)
+    RULES.apply_action(state, CHANCE, RULES.chance_outcome(state, roll, (3, 4)))
+    assert state.last_roll == (3, 4)
     assert RULES.revealed_cards(state, 0, "claim #0:tycoon") == [(0, "mission:tycoon")]
     assert RULES.revealed_cards(state, 0, "end") == []
     with pytest.raises(GameRuleError):
@@ -90,7 +65,8 @@ def test_a_whole_session_game_verifies_with_proved_missions_and_dice(tmp_path):
         assert set(p.view.known) <= set(range(20))
     assert len(heads) == 1 and events > 100
     notes = peers[0].notes
-    assert any(n.startswith("shuffle die-a") for n in notes) and any(n.startswith("shares reveal dice") for n in notes)
+    rolls = [n for n in notes if n.startswith("dice open roll") and ":" in n]
+    assert [n for n in notes if n.startswith("dice chain 0")] and len(rolls) == peers[0].dice.ledger.roll_index > 20
 
 
 def test_a_claim_of_a_mission_the_seat_does_not_hold_is_refused(tmp_path):

@@ -23,10 +23,11 @@ from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.session.abort import ABORT_KIND, check_abort
 from protocol.session.dealing import DeckBook
+from protocol.session.dice_table import DiceTable
 from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.log import Chain, SignedEvent, parse_event
-from protocol.session.game_rules import CHANCE, GameRuleError, GameRules
+from protocol.session.game_rules import CHANCE, DiceRequest, GameRuleError, GameRules
 from protocol.crypto import WeakPublicKey, check_public_key, fingerprint
 from protocol.poker import PUBLISHED_KEY_BYTES
 from protocol.session.body import check_fields, is_bytes, want_bytes, want_list, want_map, want_str
@@ -86,6 +87,7 @@ class Session:
         self.publics: list[bytes] = []
         self.state: Any = None
         self.book: DeckBook | None = None
+        self.dice: DiceTable | None = None      # the game's dice (SPEC §33.8)
         self.notes: list[str] = []
         self.halted: SessionError | None = None
         self.evidence: tuple[SignedEvent, SessionError] | None = None   # the due author's refused event
@@ -115,12 +117,16 @@ class Session:
             return self.seat_keys[self.count]
         if self.phase == "play":
             who = self.rules.to_move(self.state)
-            return self.seat_keys[self.book.due_seat() if who == CHANCE else who]
+            if who == CHANCE:
+                who = self.dice.due_seat() if self.dice.current is not None else self.book.due_seat()
+            return self.seat_keys[who]
         return None
 
     def next_kind(self) -> str | None:
         if self.phase == "play":
-            return self.book.due_kind() if self.rules.to_move(self.state) == CHANCE else "action"
+            if self.rules.to_move(self.state) != CHANCE:
+                return "action"
+            return self.dice.due_kind() if self.dice.current is not None else self.book.due_kind()
         return None if self.phase in ("done", "aborted", "halted") else self.phase
 
     def state_hash(self) -> bytes:
@@ -298,6 +304,7 @@ class Session:
             return "reveal key share"
         self.book = DeckBook(self.game, card_table(self.rules.deck_labels()),
                              [fingerprint(k) for k in self.seat_keys], self.publics, joint)
+        self.dice = DiceTable(self.game, self.players)
         self.state = self.rules.new_state(self.players, self.config)
         self._version += 1
         self._next_phase("play")
@@ -316,10 +323,14 @@ class Session:
             if who is None:  # every card that had to be shown was shown by shares (SPEC §26.7)
                 self._next_phase("done")
                 return
-            if who != CHANCE:
+            if who != CHANCE or self.dice.current is not None:   # a roll finishes at its last opening
                 return
             if self.book.current is None:
-                self.book.begin(self.rules.pending_chance(self.state), seq)
+                request = self.rules.pending_chance(self.state)
+                if isinstance(request, DiceRequest):
+                    self.dice.begin(request)
+                    return
+                self.book.begin(request, seq)
             if not self.book.complete():
                 return
             request = self.book.current.request
@@ -350,6 +361,21 @@ class Session:
         self._sync(seq)
         to = "all" if req.kind == "reveal" else f"seat {req.seat}"
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
+
+    def _on_dice_chain(self, seq: int, author: bytes, body: dict) -> str:
+        return self.dice.accept_chain(seq, self.seat_of[author], author, body)
+
+    def _on_dice_open(self, seq: int, author: bytes, body: dict) -> str:
+        request = self.dice.current
+        faces = self.dice.accept_open(seq, self.seat_of[author], author, body)
+        if faces is None:
+            return f"dice open roll {self.dice.ledger.roll_index} by seat {self.seat_of[author]}"
+        try:
+            self._engine(CHANCE, self.rules.chance_outcome(self.state, request, faces))
+        except GameRuleError as exc:
+            raise DeckCorrupted(f"the game refuses the roll {faces}: {exc}", seq=seq) from None
+        self._sync(seq)
+        return f"dice open roll {self.dice.ledger.roll_index - 1}: " + " ".join(map(str, faces))
 
     def _on_action(self, seq: int, author: bytes, body: dict) -> str:
         check_fields(body, {"a": want_str(MAX_ACTION_TEXT), "p": want_list()}, seq, author)
