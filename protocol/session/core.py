@@ -24,6 +24,7 @@ from protocol.poker import deck as mp
 from protocol.session.abort import ABORT_KIND, check_abort
 from protocol.session.dealing import DeckBook
 from protocol.session.dice_table import DiceTable
+from protocol.session.hand_over import HAND_OVER_KIND, accept_hand_over
 from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.log import Chain, SignedEvent, parse_event
@@ -88,6 +89,7 @@ class Session:
         self.state: Any = None
         self.book: DeckBook | None = None
         self.dice: DiceTable | None = None      # the game's dice (SPEC §33.8)
+        self.leaving: list[int] = []            # seats the game removed, to hand over (SPEC §26.13)
         self.notes: list[str] = []
         self.halted: SessionError | None = None
         self.evidence: tuple[SignedEvent, SessionError] | None = None   # the due author's refused event
@@ -116,6 +118,8 @@ class Session:
         if self.phase in ("key-commit", "key-reveal"):
             return self.seat_keys[self.count]
         if self.phase == "play":
+            if self.leaving:
+                return self.seat_keys[self.leaving[0]]
             who = self.rules.to_move(self.state)
             if who == CHANCE:
                 who = self.dice.due_seat() if self.dice.current is not None else self.book.due_seat()
@@ -124,6 +128,8 @@ class Session:
 
     def next_kind(self) -> str | None:
         if self.phase == "play":
+            if self.leaving:
+                return HAND_OVER_KIND
             if self.rules.to_move(self.state) != CHANCE:
                 return "action"
             return self.dice.due_kind() if self.dice.current is not None else self.book.due_kind()
@@ -315,6 +321,24 @@ class Session:
     def _engine(self, seat: int, text: str) -> None:
         self.rules.apply_action(self.state, seat, text)
         self._version += 1
+        self._departures()
+
+    def _departures(self) -> None:
+        """Seats the game has removed (its optional `departed(state)`, SPEC §26.13) leave the
+        dice at once, between rolls, and owe a hand-over before anything else is dealt.
+        Nothing is owed once the game is over."""
+        departed = getattr(self.rules, "departed", None)
+        if departed is None or self.rules.to_move(self.state) is None:
+            return
+        for seat in departed(self.state):
+            if seat not in self.book.departed and seat not in self.leaving:
+                self.leaving.append(seat)
+                if seat in self.dice.ledger.active:
+                    self.dice.ledger.forfeit(seat)
+
+    def hand_over_handles(self) -> list[int]:
+        """The cards a leaving seat must hand over: those the game may still deal or reveal."""
+        return [h for h in self.rules.hidden_handles(self.state) if h in self.book.cipher]
 
     def _sync(self, seq: int) -> None:
         """Run the game forward over every deck operation whose obligations are met."""
@@ -323,7 +347,7 @@ class Session:
             if who is None:  # every card that had to be shown was shown by shares (SPEC §26.7)
                 self._next_phase("done")
                 return
-            if who != CHANCE or self.dice.current is not None:   # a roll finishes at its last opening
+            if who != CHANCE or self.dice.current is not None or self.leaving:   # a roll finishes at its last opening
                 return
             if self.book.current is None:
                 request = self.rules.pending_chance(self.state)
@@ -361,6 +385,15 @@ class Session:
         self._sync(seq)
         to = "all" if req.kind == "reveal" else f"seat {req.seat}"
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
+
+    def _on_hand_over(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"s": want_list(), "m": want_list(), "r": want_list(), "for": want_list()}, seq, author)
+        seat = self.seat_of[author]
+        handles = self.hand_over_handles()
+        accept_hand_over(self.book, seq, seat, author, body, handles, own=self._own)
+        self.leaving.remove(seat)
+        self._sync(seq)
+        return f"hand-over by seat {seat}: " + (" ".join(f"#{h}" for h in handles) or "no card")
 
     def _on_dice_chain(self, seq: int, author: bytes, body: dict) -> str:
         return self.dice.accept_chain(seq, self.seat_of[author], author, body)

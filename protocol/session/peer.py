@@ -17,6 +17,7 @@ from protocol.session.game_rules import Agent, GameRuleError, GameRules
 from protocol.crypto import Identity, fingerprint
 from protocol.session.core import HASHED_PHASES, SEAT_TAG, Session
 from protocol.session.errors import DeckCorrupted, SessionError
+from protocol.session.hand_over import HAND_OVER_KIND, make_hand_over
 
 __all__ = ["SessionPeer", "NotYourTurn"]
 
@@ -150,6 +151,8 @@ class SessionPeer(Session):
             return {"d": deck, "p": proof}
         if kind == "shares":
             return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
+        if kind == HAND_OVER_KIND:
+            return make_hand_over(self.book, self._key, seq, self.seat, self.hand_over_handles())
         if kind == CHAIN_KIND:
             body = self._dice_seat.chain_body(self.dice.ledger)
             self._keep(self._dice_seat.secret_entry(body["gen"]))   # the seed before the head is sent

@@ -89,6 +89,16 @@ class TradingRaceRules:
             return [(action.handle, mission_label(action.mission))]   # proved from the deal's shares
         return []
 
+    def departed(self, state: State) -> tuple[int, ...]:
+        """Seats out of the game (bankrupt, disabled, left): the session stops polling them
+        once each has handed its part of the mission pile over (SPEC §26.13, §59.5)."""
+        return tuple(s for s in range(state.players) if not state.alive[s])
+
+    def hidden_handles(self, state: State) -> tuple[int, ...]:
+        """The missions that may still be dealt: the pile. Hands are dealt already, and a
+        seat that is out retires its own card unseen (SPEC §56.3)."""
+        return tuple(state.deck)
+
     def state_hash(self, state: State) -> bytes:
         return bytes.fromhex(state.hash())
 
