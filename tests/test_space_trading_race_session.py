@@ -10,6 +10,7 @@ import trio
 
 from cli.games import kit_for
 from cli.games.space_trading_race.adapter import TradingRaceRules, mission_label
+from cli.netplay.printer import scoreboard
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
@@ -64,6 +65,8 @@ def test_a_whole_session_game_verifies_with_proved_missions_and_dice(tmp_path):
         assert p.view.known.get(session.state.hand[k]) or not session.state.alive[k] or session.state.over
         assert set(p.view.known) <= set(range(20))
     assert len(heads) == 1 and events > 100
+    board = scoreboard(peers[0])   # the final scoreboard says how it ended and what each seat held
+    assert peers[0].state.end in board and "cash" in board
     notes = peers[0].notes
     rolls = [n for n in notes if n.startswith("dice open roll") and ":" in n]
     assert [n for n in notes if n.startswith("dice chain 0")] and len(rolls) == peers[0].dice.ledger.roll_index > 20
