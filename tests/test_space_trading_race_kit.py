@@ -144,3 +144,20 @@ def test_help_rules_and_cards_on_the_screen():
     assert said[-1].startswith("31 Ganymede")
     screen.list_legal()
     assert said[-1].strip().endswith("roll") or "trade offers" in said[-1]
+
+
+def test_the_screen_asks_an_offer_out_of_turn_and_passes_a_shield_poll_alone():
+    from cli.repl.local import LocalGame
+    from space_trading_race.actions import Offer
+    driver = LocalGame(2, 1, seed=4, bots="greedy", kit=KIT)
+    state = driver.state()
+    dealer, views = KIT.dealer(9), [KIT.new_view(0), KIT.new_view(1)]
+    while KIT.to_move(state) == CHANCE:
+        KIT.apply(state, CHANCE, dealer.outcome(state, views))
+    state.owner[0] = 0                                   # seat 0 holds Mercury and offers it
+    screen = KIT.screen(driver)
+    assert screen.question() is None                     # seat 0 is to roll: nothing to answer
+    KIT.apply(state, 0, Offer(1, (0,), 0, (), 100))
+    driver._applied += 1
+    assert screen.question() == "blue offers you: offer 1 mercury for $100 (accept or reject)"
+    assert not screen.only_pass()

@@ -10,7 +10,7 @@ from prompt_toolkit.formatted_text import FormattedText
 
 from space_trading_race.board import N_SPACES, SPACES
 from space_trading_race.deeds import DEED_BY_SLUG
-from space_trading_race.engine import to_move
+from space_trading_race.engine import due, to_move
 from space_trading_race.errors import IllegalAction, MalformedAction, OutOfTurn
 from space_trading_race.missions import MISSION_BY_SLUG, MISSION_SLUGS
 
@@ -85,6 +85,22 @@ class StrScreen(ScreenBase):
             self.look(rest)
             return True
         return False
+
+    def question(self) -> str | None:
+        """Asked outside this seat's own turn: a double six to answer, a debt to pay or an
+        offer to answer; the live REPL shows it at once."""
+        state = self.state()
+        if state.over or to_move(state) != self.driver.seat or due(state) not in ("shield", "debt", "answer"):
+            return None
+        if due(state) == "answer":
+            offerer, offer = state.offer
+            return f"{render.COLOURS[offerer]} offers you: {offer.text()} (accept or reject)"
+        return render.due_text(state).replace(render.COLOURS[self.driver.seat], "you", 1)
+
+    def only_pass(self) -> bool:
+        """A double six hit this seat and it holds no force field: pass is all it may answer."""
+        legal = self.driver.legal()
+        return due(self.state()) == "shield" and len(legal) == 1 and legal[0].text() == "pass"
 
     def turn_start(self):
         state = self.state()
