@@ -26,8 +26,9 @@ class SeatOneGoesBroke(TradingRaceRules):
     than it could ever pay (SPEC §56.1: bankrupt to the bank)."""
     name = TradingRaceRules.name
 
-    def apply_action(self, state, seat, text):
-        super().apply_action(state, seat, text)
+    def apply_action(self, state, seat, action):
+        super().apply_action(state, seat, action)
+        text = action if isinstance(action, str) else action.text()
         if seat == 1 and text == "end" and state.alive[1] and not state.over:
             charge(state, 1, BANK, 10 ** 9)
 

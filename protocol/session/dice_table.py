@@ -4,12 +4,14 @@ order, then the active seats write `dice-open` events in `opening_order(active, 
 the last opening finishes the roll and its faces go to the game, with no chance event."""
 from __future__ import annotations
 
-from protocol.crypto.dice import DiceError, DiceLedger, opening_order, parse_chain_body, parse_open_body
-from protocol.crypto.dice import BadDiceBody, CHAIN_KIND, OPEN_KIND
+from protocol.crypto.dice import (CHAIN_KIND, OPEN_KIND, BadDiceBody, DiceError, DiceLedger, opening_order,
+                                  parse_chain_body, parse_open_body)
 from protocol.session.errors import BadBody, BadDice
 from protocol.session.game_rules import DiceRequest
+from protocol.session.phases import EventKind
 
-__all__ = ["DiceTable", "CHAIN_KIND", "OPEN_KIND"]
+__all__ = ["DiceTable"]
+assert (CHAIN_KIND, OPEN_KIND) == (EventKind.DICE_CHAIN, EventKind.DICE_OPEN)
 
 
 class DiceTable:
@@ -28,8 +30,8 @@ class DiceTable:
         pending = set(self.ledger.pending())
         return next(s for s in opening_order(self.ledger.active, roller) if s in pending)
 
-    def due_kind(self) -> str:
-        return CHAIN_KIND if self.ledger.needs_chain() else OPEN_KIND
+    def due_kind(self) -> EventKind:
+        return EventKind.DICE_CHAIN if self.ledger.needs_chain() else EventKind.DICE_OPEN
 
     def accept_chain(self, seq: int, seat: int, author: bytes, body: dict) -> str:
         try:

@@ -26,9 +26,7 @@ from protocol.poker import deck as mp
 from protocol.session.dealing import DeckBook, share_context
 from protocol.session.errors import BadBody, BadShare
 
-__all__ = ["HAND_OVER_KIND", "make_hand_over", "accept_hand_over", "remask_context"]
-
-HAND_OVER_KIND = "hand-over"
+__all__ = ["make_hand_over", "accept_hand_over", "remask_context"]
 
 
 def remask_context(game: bytes, seq: int, handle: int) -> bytes:

@@ -13,7 +13,7 @@ from typing import Sequence
 from cli.games.table import game_options
 from protocol.session import CHANCE, DeckRequest, DiceRequest, GameRuleError
 from space_trading_race import TradingRaceError, apply, new_game, parse_action, to_move
-from space_trading_race.actions import ChanceDeal, ChanceDice, ChanceShuffle, Claim
+from space_trading_race.actions import Action, ChanceDeal, ChanceDice, ChanceShuffle, Claim
 from space_trading_race.missions import MISSION_SLUGS
 from space_trading_race.state import CHANCE as ENGINE_CHANCE
 from space_trading_race.state import ChanceRequest, State
@@ -65,8 +65,13 @@ class TradingRaceRules:
             return DeckRequest("deal", "missions", (request.handle,), request.seat)
         return DiceRequest(ChanceRequest.DICE_SIDES, ChanceRequest.DICE_COUNT, request.seat)
 
-    def apply_action(self, state: State, seat: int, text: str) -> None:
-        action = _parse(text)
+    def read(self, text: str) -> Action:
+        """The action of a canonical action text: one action, one log text (SPEC §57.1)."""
+        return _parse(text)
+
+    def apply_action(self, state: State, seat: int, action: Action | str) -> None:
+        """The session passes what `read` returned; another caller may pass the text."""
+        action = _parse(action) if isinstance(action, str) else action
         try:
             apply(state, seat, action)
         except TradingRaceError as exc:
@@ -83,8 +88,8 @@ class TradingRaceRules:
             return ChanceShuffle().text()
         return ChanceDeal(request.seat, request.handles[0]).text()
 
-    def revealed_cards(self, state: State, seat: int, text: str) -> list[tuple[int, str]]:
-        action = _parse(text)
+    def revealed_cards(self, state: State, seat: int, action: Action | str) -> list[tuple[int, str]]:
+        action = _parse(action) if isinstance(action, str) else action
         if isinstance(action, Claim) and action.handle not in state.names:
             return [(action.handle, mission_label(action.mission))]   # proved from the deal's shares
         return []
