@@ -5,7 +5,7 @@ speaks through the REPL (`say`, `width`); with no REPL (a completer alone) it on
 A screen offers: welcome(), board_text(size), board_sizes, board_usage, toolbar(status),
 prompt(), describe(event, own_echoed), final(), commands (name -> help text), command(word,
 rest) -> bool, help(topic), help_completions(word, start), list_legal(prefix), note(action),
-read(text), guard(action), stage(), announce(stage_before), refusals, explain(action),
+read(text), times(text), guard(action), stage(), announce(stage_before), refusals, explain(action),
 suggest(typed), whose_move(), picture_caption(), and for the live REPL question(),
 turn_start() and only_pass()."""
 from __future__ import annotations
@@ -55,6 +55,11 @@ class ScreenBase:
 
     def guard(self, action):
         return None
+
+    def times(self, text: str) -> tuple[str, int]:
+        """A typed line with a count the game allows (`draw refuel 4`): the action's text and
+        how many times to play it, one after another; else (text, 1)."""
+        return text, 1
 
     def stage(self):
         return None

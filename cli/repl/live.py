@@ -167,6 +167,7 @@ class LiveRepl(Repl, UiSink):
             self.say(f"-- your turn ({turn[1]}) --", "bold")
         self._redraw()
         self._schedule_auto_pass()
+        self.go_on_repeating()
 
     # -- --auto-pass (SPEC §14.2: a client setting; the log holds an ordinary pass) -----------
     def _only_pass(self) -> bool:

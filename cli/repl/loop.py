@@ -135,6 +135,7 @@ class Repl:
         self.happened: list[str] = []       # what the game did, for `history`
         self.status_items: dict[str, str] = {}   # toolbar items pushed by the driver (clock, peers)
         self.confirm: tuple[str, object] | None = None   # a question before an irreversible step
+        self.repeat: tuple[object, int] | None = None     # an action typed with a count, and how many more
         self._shown_board = ""
         self.screen = self.kit.screen(driver, self)
         self.session = PromptSession(
@@ -291,6 +292,7 @@ class Repl:
             else:
                 self.play(legal[n - 1])
         elif not self.screen.command(word, rest):
+            text, times = self.screen.times(text)
             try:
                 action = self.kit.parse_action(self.screen.read(text))
             except self.kit.engine_errors as exc:
@@ -300,8 +302,26 @@ class Repl:
             if not self.driver.legal() and not self.driver.is_over():
                 self.not_your_turn()
                 return True
+            self.repeat = (action, times - 1) if times > 1 else None
             self.play(action)
         return True
+
+    def go_on_repeating(self) -> None:
+        """`draw refuel 4` (SPEC §31.4): the same action again, one at a time as the rules
+        allow, while it is legal and this seat is due; it stops at the first refusal."""
+        if self.repeat is None or self.confirm is not None or self.driver.is_over():
+            return
+        action, left = self.repeat
+        legal = self.driver.legal()
+        if not legal:
+            return                       # the deal is on its way (a networked game): wait
+        if left <= 0 or action not in legal:
+            if left > 0:
+                self.say(f"({action.text()} stops here: {left} more not allowed now)")
+            self.repeat = None
+            return
+        self.repeat = (action, left - 1)
+        self.play(action)
 
     def leave(self) -> bool:
         """`quit`: False leaves the game. In a game others wait on (the driver can say how to
@@ -350,6 +370,7 @@ class Repl:
         try:
             self.driver.submit(action)
         except (*self.kit.engine_errors, NotSent) as exc:   # refused, or not sent: nothing changed
+            self.repeat = None
             self.refused(exc, action)
             return False
         except Exception as exc:  # an engine bug: say so, the driver kept the state
@@ -360,6 +381,7 @@ class Repl:
     def after_own_action(self, stage_before) -> None:
         self.catch_up()
         self.announce_phase(stage_before)
+        self.go_on_repeating()
 
     def announce_phase(self, stage_before) -> None:
         """Say so when this seat's own action moved it to another phase (SPEC §31.5)."""

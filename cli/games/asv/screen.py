@@ -45,6 +45,7 @@ NAMED_ARGS = {"ship": (0,), "upgrade": (1,), "extra": (1,), "rookie": (0,), "que
               "discover": (0,), "binary": (0,), "env": (0,), "life": None, "explorer": (0,),
               "teleport": (1,), "special": (0,)}
 BARE_HANDLE = re.compile(r"^#(\d+)$")
+DRAW_TIMES = re.compile(r"^(draw\s+(?:refuel|port))\s+(\d{1,2})$", re.IGNORECASE)
 
 
 def name_handles(text: str, name_of) -> str:
@@ -193,6 +194,14 @@ class AsvScreen(InfoCommands):
 
     def read(self, text: str) -> str:
         return name_handles(normal_squares(text), self.name_of)
+
+    def times(self, text: str) -> tuple[str, int]:
+        """`draw refuel 4`, `draw port 2`: one draw after another (each is its own action,
+        SPEC §31.4); a count over the hand limit stops when the draws stop being legal."""
+        m = DRAW_TIMES.match(text.strip())
+        if m and 1 <= int(m.group(2)) <= 10:
+            return m.group(1), int(m.group(2))
+        return text, 1
 
     def name_of(self, handle: int) -> str | None:
         """The card a handle names, as far as this seat knows."""
