@@ -226,6 +226,9 @@ class AsvScreen(InfoCommands):
         legal = self.driver.legal()
         if not legal:
             return None
+        doomed = narrate.doom_question(state, seat, legal)
+        if doomed is not None:     # not "now move: pass / teleport" (SPEC §31.6)
+            return doomed
         if narrate.next_is_forced(state, legal):
             return f"now {render.phase_text(state)}: only next ({explain.only_next(state, seat)})"
         firsts = sorted({a.text().split()[0] for a in legal}, key=narrate.natural_key)
