@@ -46,6 +46,7 @@ NAMED_ARGS = {"ship": (0,), "upgrade": (1,), "extra": (1,), "rookie": (0,), "que
               "teleport": (1,), "special": (0,)}
 BARE_HANDLE = re.compile(r"^#(\d+)$")
 DRAW_TIMES = re.compile(r"^(draw\s+(?:refuel|port))\s+(\d{1,2})$", re.IGNORECASE)
+TILE_PILES = re.compile(r"^draw-tile((?:\s+[1-4]){2,6})$", re.IGNORECASE)
 
 
 def name_handles(text: str, name_of) -> str:
@@ -195,13 +196,17 @@ class AsvScreen(InfoCommands):
     def read(self, text: str) -> str:
         return name_handles(normal_squares(text), self.name_of)
 
-    def times(self, text: str) -> tuple[str, int]:
-        """`draw refuel 4`, `draw port 2`: one draw after another (each is its own action,
-        SPEC §31.4); a count over the hand limit stops when the draws stop being legal."""
+    def sequence(self, text: str) -> list[str]:
+        """`draw refuel 4`, `draw port 2`: one draw after another; `draw-tile 1 2 4`: a tile
+        from each pile named, in turn (each is its own action, SPEC §31.4). The REPL stops
+        at the first that is no longer legal (a full hand, no tile owed)."""
         m = DRAW_TIMES.match(text.strip())
         if m and 1 <= int(m.group(2)) <= 10:
-            return m.group(1), int(m.group(2))
-        return text, 1
+            return [m.group(1)] * int(m.group(2))
+        m = TILE_PILES.match(text.strip())
+        if m:
+            return [f"draw-tile {pile}" for pile in m.group(1).split()]
+        return [text]
 
     def name_of(self, handle: int) -> str | None:
         """The card a handle names, as far as this seat knows."""
@@ -256,6 +261,15 @@ class AsvScreen(InfoCommands):
         return None
 
     def only_pass(self) -> bool:
-        """A window asks this seat and pass is all it may answer (no card of its hand fits)."""
+        """This seat is asked and pass is all it may answer: a window (no card of its hand
+        fits), or its own discovery's step (no explorer, no life form to play)."""
         legal = self.driver.legal()
-        return bool(getattr(self.state(), "polls", None)) and len(legal) == 1 and legal[0].text() == "pass"
+        return len(legal) == 1 and legal[0].text() == "pass"
+
+    def automatic(self):
+        """pass when it is the only answer; next when it is the only move of the phase (the
+        phase line says why, SPEC §31.8)."""
+        legal = self.driver.legal()
+        if len(legal) == 1 and legal[0].text() in ("pass", "next"):
+            return legal[0]
+        return None
