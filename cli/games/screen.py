@@ -6,7 +6,7 @@ A screen offers: welcome(), board_text(size), board_sizes, board_usage, toolbar(
 prompt(), describe(event, own_echoed), final(), commands (name -> help text), command(word,
 rest) -> bool, help(topic), help_completions(word, start), list_legal(prefix), note(action),
 read(text), sequence(text), guard(action), stage(), announce(stage_before), refusals, explain(action),
-suggest(typed), whose_move(), picture_caption(), automatic(), and for the live REPL
+suggest(typed), whose_move(), picture_caption(), automatic(), hand_text(), and for the live REPL
 question(), turn_start() and only_pass()."""
 from __future__ import annotations
 
@@ -81,6 +81,11 @@ class ScreenBase:
 
     def only_pass(self) -> bool:
         return False
+
+    def hand_text(self):
+        """The hand pane's text on a wide game screen (SPEC §31.9): every card with its name
+        and value; None when the game has no hand to show."""
+        return None
 
     def automatic(self):
         """The action this seat may be spared typing (SPEC §31.8): its one legal answer, when

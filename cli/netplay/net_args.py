@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from cli.arg_checks import port_number, positive_seconds
 from cli.games import all_bot_kinds, default_kit
+from cli.repl.fullscreen import add_plain
 from cli.repl.loop import add_auto_pass
 from protocol.node import DEFAULT_TIMEOUT
 
@@ -38,6 +39,7 @@ def add_common(parser) -> None:
                              "machine's LAN address, or --listen when it names one)")
     parser.add_argument("--no-color", action="store_true", help="plain text in the REPL")
     add_auto_pass(parser)
+    add_plain(parser)
     parser.add_argument("--quiet", action="store_true", help="no turn-by-turn progress lines")
     think = default_kit().default_think
     parser.add_argument("--think", type=float, default=think, metavar="S",

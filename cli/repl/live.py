@@ -136,7 +136,7 @@ class LiveRepl(Repl, UiSink):
             self._wake.clear()
             self.update()
             if self.driver.is_over():
-                app = self.session.app
+                app = self.running_app()
                 if app.is_running:
                     app.exit(exception=GameEnded())
                 return
@@ -189,8 +189,12 @@ class LiveRepl(Repl, UiSink):
         self.play(action)
         self.automatic_plays += 1
 
+    def running_app(self):
+        """The Application the seat types into (the prompt's; the game screen's own, §31.9)."""
+        return self.session.app
+
     def _redraw(self) -> None:
-        app = self.session.app
+        app = self.running_app()
         if app.is_running:
             app.invalidate()
 

@@ -90,6 +90,9 @@ class AsvScreen(InfoCommands):
         compact = size == "compact" or (size != "full" and self.height() < render.FULL_BOARD_ROWS)
         return render.board(state, tuple(state.placed_this_turn), compact=compact, letters=not self.color)
 
+    def hand_text(self) -> FormattedText:
+        return render.hand(self.state(), self.driver.view())
+
     def toolbar(self, status: str):
         return render.toolbar(self.state(), self.driver.view(), width=self.width(), status=status,
                               letters=not self.color)
