@@ -142,3 +142,34 @@ def test_asv_play_in_a_real_80_by_24_terminal_opens_the_screen_and_leaves_cleanl
     assert os.WEXITSTATUS(status) == 0 and "Traceback" not in text
     assert "\x1b[?1049h" in text                      # the alternate screen: full-screen mode
     assert "Commands" in shown() and "revealed: #40" in shown() and "left the game" in shown()
+
+
+def test_the_live_game_screen_shows_others_as_they_play_with_the_board_in_view():
+    """LiveScreenRepl (asv host / join on a terminal): others' events reach the feed while
+    the screen is open, help opens over the feed, and quit asks first, as in line mode."""
+    from cli.repl.fullscreen import LiveScreenRepl
+    from test_repl_live import SlowOthers, run_with_script, wait_for
+    driver = SlowOthers(2, 1, seed=3)            # seat 1: the bot in seat 0 plays first
+    with create_pipe_input() as pipe:
+        repl = LiveScreenRepl(driver, color=False, input=pipe, output=DummyOutput())
+        said = lambda: "\n".join(repl.transcript)   # noqa: E731
+        shots: dict[str, list[str]] = {}
+
+        def script() -> None:
+            wait_for(lambda: repl.app.is_running and driver.sink is not None)
+            while driver.others_due() and driver.state().turn == 0:
+                driver.step()
+            for _ in range(3):
+                driver.step()
+            wait_for(lambda: "blue [B] (greedy bot): draw-tile" in said())
+            pipe.send_text("help\r")
+            wait_for(lambda: repl.answer is not None)
+            shots["help"] = list(repl.shots_now())
+            pipe.send_text("quit\r")
+            wait_for(lambda: "y or quit: leave" in said())
+            pipe.send_text("y\r")
+
+        repl.shots_now = lambda: render_lines(repl, 80, 24)   # drawn in the script's thread
+        run_with_script(repl, pipe, script)
+    assert board_in_view(shots["help"]) and "Commands:" in "\n".join(shots["help"])
+    assert "left the game" in said()

@@ -302,7 +302,10 @@ class ScreenRepl(Repl):
         self.catch_up()
         self.after_line()
         if not self.driver.is_over():
-            self.app.run()
+            try:
+                self.app.run()
+            except EOFError:      # the input ended
+                self.say("bye")
         self.closed()
         if self.driver.is_over():
             self.finish()             # the board and the final scoreboard, printed to stay
@@ -316,6 +319,9 @@ class LiveScreenRepl(ScreenRepl, LiveRepl):
     def running_app(self):
         return self.app
 
+    def run(self) -> int:
+        return LiveRepl.run(self)
+
     def after_line(self) -> None:
         """The live loop's follower and timer do what the local loop does between lines."""
 
@@ -328,6 +334,8 @@ class LiveScreenRepl(ScreenRepl, LiveRepl):
             left = await self.app.run_async()
         except GameEnded:
             return False
+        except EOFError:          # the input ended: as a confirmed quit
+            return True
         return bool(left)
 
     async def run_async(self) -> int:
