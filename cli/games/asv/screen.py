@@ -25,10 +25,7 @@ from cli.games.asv.info_commands import COMMANDS, InfoCommands, note_of
 __all__ = ["AsvScreen", "ACTION_WORDS", "NAMED_ARGS", "name_handles", "normal_squares"]
 
 SQUARE_TOKEN = re.compile(r"^([A-Ma-m])-?(\d{1,2})(/\d)?$")
-ACTION_WORDS = ("draw-tile", "place", "scrap", "ship", "upgrade", "extra", "probe", "station", "pirate",
-                "score-station", "quest", "move", "discover", "binary", "env", "life", "explorer",
-                "pass", "discard", "draw", "next", "special", "pick", "peek", "take", "automata", "keep",
-                "bank", "give", "escape", "teleport", "fire", "torpedo", "plunder", "rookie", "reassign")
+ACTION_WORDS = tuple(A.verbs())      # the engine's action verbs (SPEC §11.1)
 
 
 def normal_squares(text: str) -> str:
