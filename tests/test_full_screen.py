@@ -131,7 +131,8 @@ def test_asv_play_in_a_real_80_by_24_terminal_opens_the_screen_and_leaves_cleanl
                 except OSError:
                     return
     try:
-        for keys, wait in (("help\r", "tiles (3 to draw)"), ("draw-tile 1 2 3\r", "Commands"), ("quit\r", "revealed: #40")):
+        steps = (("help\r", "tiles (3 to draw)"), ("draw-tile 1 2 3\r", "Commands"), ("quit\r", "revealed: #40"))
+        for keys, wait in steps:
             pump_until(wait)
             os.write(fd, keys.encode())
             pump_until("left the game")

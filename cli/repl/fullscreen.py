@@ -27,7 +27,6 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Point, Size
-from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText, to_formatted_text
 from prompt_toolkit.key_binding import KeyBindings
@@ -42,7 +41,8 @@ from cli.repl.live import GameEnded, LiveRepl
 from cli.repl.loop import CTRL_C, ActionCompleter, Repl, fit
 from cli.terminal import plain
 
-__all__ = ["ScreenRepl", "LiveScreenRepl", "render_lines", "wants_screen", "add_plain", "MIN_COLUMNS", "MIN_ROWS", "ANSWER_COMMANDS"]
+__all__ = ["ScreenRepl", "LiveScreenRepl", "render_lines", "wants_screen", "add_plain", "MIN_COLUMNS", "MIN_ROWS",
+           "ANSWER_COMMANDS"]
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 WIDE = 120            # from this many columns the hand has a pane of its own, right of the board

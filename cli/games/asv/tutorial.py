@@ -70,6 +70,11 @@ def _to_planet(state, legal: list) -> str | None:
     return None
 
 
+def _place_hint(state, legal: list) -> str:
+    return (_first(legal, A.DrawTile) or _near_ship(state, legal) or _first(legal, A.ScrapTile)
+            or "legal")
+
+
 def _past(state, phase: int) -> bool:
     """This seat's first turn has left `phase` (or ended)."""
     return state.turn > 1 or state.phase > phase
@@ -112,7 +117,7 @@ LESSONS = (
            "space to deep space, path to path. place #T SQ rR puts tile #T on square SQ, turned R "
            "quarter turns. legal place #T lists where it fits; look #T shows its sides.",
            lambda state, seat, mine: _past(state, TILES),
-           lambda state, legal: f"try: {_first(legal, A.DrawTile) or _near_ship(state, legal) or _first(legal, A.ScrapTile) or 'legal'}"
+           lambda state, legal: f"try: {_place_hint(state, legal)}"
                                 "   (a planet tile near your ship; the board is drawn after each tile)"),
     Lesson("pieces", "Phase 2: a ship or a piece",
            "Now you may play one ship card on a home planet, upgrade a ship, or put a probe, "
