@@ -38,3 +38,20 @@ async def test_bots_with_a_fixed_port_listen_elsewhere_and_take_their_seats(tmp_
             await wait_until(lambda: nodes and len(nodes[0].lobby) == 2)
             assert nodes[0].mesh.address[1] == port
             nursery.cancel_scope.cancel()
+
+
+def test_a_game_aborted_before_the_seat_draw_ends_in_a_line_not_a_board():
+    """Aborted before the seats were drawn, the peer holds no board: the REPL seat used to
+    build its driver anyway and died in `_take` (`'NoneType' object has no attribute
+    'clone'`). It now ends with a line saying why; a game with a board goes to the REPL."""
+    from types import SimpleNamespace
+
+    from cli.netplay.seat import ended_before_seats
+
+    aborted = SimpleNamespace(state=None, phase="aborted", chain=SimpleNamespace(events=[]),
+                              notes=["abort: ABCD stayed silent at seq 5"])
+    line = ended_before_seats(SimpleNamespace(session=aborted))
+    assert line.startswith("abort: ABCD stayed silent at seq 5") and "before the seats were drawn" in line
+    playing = SimpleNamespace(state=object(), phase="play", chain=SimpleNamespace(events=[]), notes=[])
+    assert ended_before_seats(SimpleNamespace(session=playing)) is None
+    assert ended_before_seats(SimpleNamespace(session=None)) is None
