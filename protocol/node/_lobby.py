@@ -8,7 +8,7 @@ from __future__ import annotations
 import trio
 
 from protocol.crypto import fingerprint
-from protocol.net import HandshakeError, PeerRefused, TransportError
+from protocol.net import HandshakeError, KeyNotAllowed, PeerRefused, TransportError
 from protocol.node._notes import Note, NoteKind
 from protocol.node._options import NotInRoster
 from protocol.session import creator_key_matches
@@ -43,11 +43,15 @@ class LobbyBusy(HandshakeError):
     code = "busy"
 
 
-class GameFull(HandshakeError):
+class GameFull(KeyNotAllowed):
+    """A key not admitted because the lobby's seats are taken (its own code: say so)."""
+
     code = "full"
 
 
-class GameStarted(HandshakeError):
+class GameStarted(KeyNotAllowed):
+    """A key not admitted because the roster is fixed without it (its own code: say so)."""
+
     code = "started"
 
 
