@@ -100,7 +100,8 @@ async def test_an_invite_with_a_wrong_fingerprint_is_refused_before_it_takes_a_s
             nursery.cancel_scope.cancel()
     line = error_line(refusal)
     assert "does not match this game's creator" in line and "asv host" in line and "Copy it again" in line
-    assert not any("Error" in n or "[broken by" in n for n in notes), notes
+    assert not any("Error" in n or "[broken by" in n or n.startswith("lost ") for n in notes), notes
+    assert any(n.startswith("refused a connection from ") and "does not match" in n for n in notes), notes
 
 
 async def test_joining_a_started_game_says_it_has_started_in_words(tmp_path):

@@ -59,6 +59,9 @@ class GameStarted(KeyNotAllowed):
 # lobby is itself alone): the other seats (at most 3), the creator and a few to spare
 MAX_UNSEATED = 8
 
+# the refusals this module makes of a lobby connection, said by the creator as such
+LOBBY_DOOR_ERRORS = (WrongCreator, GameFull, NoJoinRequest, LobbyBusy)
+
 # refusals after which a peer that has not seen the roster stops: the creator said no
 LOBBY_REFUSALS = (WrongCreator.code, GameFull.code, GameStarted.code)
 

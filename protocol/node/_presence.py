@@ -6,6 +6,7 @@ import time
 
 from protocol.crypto import fingerprint
 from protocol.net import PeerRefused, TransportError, plain_reason
+from protocol.node._lobby import LOBBY_DOOR_ERRORS
 from protocol.node._notes import Note, NoteKind
 
 __all__ = ["Presence"]
@@ -39,6 +40,11 @@ class Presence:
 
     def _on_peer_down(self, key: bytes, error: TransportError) -> None:
         self._refused_by_lobby(error)
+        if self.session is None and self._is_creator and key not in self.lobby:
+            # never seated: not "lost"; a refusal of this lobby's own is said as one (SPEC §29.2)
+            if isinstance(error, LOBBY_DOOR_ERRORS):
+                self.note(Note(NoteKind.REFUSED_CONNECTION, error=error))
+            return
         if self.session is None and isinstance(error, PeerRefused) and error.code == "key":
             self._left_out = error
         if self.roster is None and key in self.lobby and self.session is None and self.options.seats:
