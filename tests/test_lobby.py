@@ -94,7 +94,7 @@ async def test_the_lobby_keeps_only_connections_it_has_a_reason_to_expect(tmp_pa
     no seat, is closed after the join grace, and at most MAX_UNSEATED such connections are
     held at once; a joiner's join request takes a seat."""
     from protocol.net import PeerRefused
-    from protocol.node._lobby import MAX_UNSEATED
+    from protocol.node import MAX_UNSEATED
 
     game = os.urandom(16)
     with trio.fail_after(LIMIT):

@@ -22,11 +22,11 @@ The parts, each a private module behind this one:
     _options    NodeOptions, the timing record and the node's own errors
 """
 from protocol.node._early import MAX_AHEAD, MAX_BUFFERED_BYTES, MAX_PER_HEIGHT
-from protocol.node._lobby import LOBBY_REFUSALS, LobbyRefused
+from protocol.node._lobby import LOBBY_REFUSALS, MAX_UNSEATED, LobbyRefused
 from protocol.node._node import Node
 from protocol.node._notes import Note, NoteKind
 from protocol.node._options import DEFAULT_TIMEOUT, NodeOptions, NotInRoster, ResumeError, Timing
 from protocol.node._resume import restore_peer
 
-__all__ = ["Node", "Note", "NoteKind", "NodeOptions", "NotInRoster", "LobbyRefused", "LOBBY_REFUSALS", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT",
+__all__ = ["Node", "Note", "NoteKind", "NodeOptions", "NotInRoster", "LobbyRefused", "LOBBY_REFUSALS", "MAX_UNSEATED", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT",
            "Timing", "MAX_AHEAD", "MAX_PER_HEIGHT", "MAX_BUFFERED_BYTES"]
