@@ -36,6 +36,11 @@ def test_asv_demo_plays_over_tcp_between_processes_and_verifies(tmp_path):
     assert "turn   1" in text and "tiles left" in text and "scores" in text
     assert "Final scoreboard" in text and "Winner:" in text
     assert "verdict: all 2 logs valid with the same head" in text
+    # one line per setup stage, then the game (issue 22 item 9): no line per shuffle or join
+    setup = text[:text.index("turn   1")]
+    assert " by seat " not in text and text.count("decks shuffled: ") == 1, text
+    assert "all 2 peers joined" in setup and "joined (" not in text and "you are " not in text
+    assert len([ln for ln in setup.splitlines() if ln.strip()]) <= 8, setup
     logs = sorted(out.glob("*.asvlog"))
     assert len(logs) == 2
     reports = verify_logs(logs, AsvRules)

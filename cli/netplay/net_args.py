@@ -41,6 +41,8 @@ def add_common(parser) -> None:
     add_auto_pass(parser)
     add_plain(parser)
     parser.add_argument("--quiet", action="store_true", help="no turn-by-turn progress lines")
+    parser.add_argument("--verbose", action="store_true",
+                        help="a progress line for every setup step (each deck shuffle), not one a stage")
     think = default_kit().default_think
     parser.add_argument("--think", type=float, default=think, metavar="S",
                         help=f"seconds a search bot thinks a decision (default {think:g})")

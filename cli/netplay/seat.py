@@ -40,6 +40,15 @@ def interrupted(outcome: dict, worker: threading.Thread) -> int:
     return 1
 
 
+def ended_before_seats(node) -> str | None:
+    """Why a game ended before its seat draw (an abort: nobody holds a board), or None.
+    The REPL needs a board; such a game ends with this line instead (issue 22 item 8)."""
+    s = node.session
+    if s is None or s.state is not None or s.phase != "aborted":
+        return None
+    return f"{abort_line(s)}; it ended before the seats were drawn, so nothing was played"
+
+
 def play_networked(args, *, host: bool, input=None, output=None, history=None, color=None,
                    repl_class=LiveRepl, **repl_options) -> int:
     """`asv host` / `asv join` with a human seat: lobby in trio, then the REPL."""
@@ -104,6 +113,11 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         print(f"asv {command}: {error_line(known)}" if known is not None else
               f"asv {command}: the peer stopped before the game began: {error}", file=sys.stderr)
         return 1
+    early = ended_before_seats(node)
+    if early is not None:                # no board to show: one line and the exit code, no REPL
+        worker.join()
+        print(f"asv {'host' if host else 'join'}: {early}", file=sys.stderr)
+        return exit_code(node)
     printer.out = None                   # from here the REPL tells the story
     driver = NetDriver(node, token, node.rules, address=peer_address(args, None))
     use_color = use_colour(args.no_color) if color is None else color
