@@ -10,7 +10,7 @@ from cli.main import build_parser
 from cli.netplay.host import host_game
 from cli.netplay.outcome import user_error
 from cli.netplay.printer import Printer
-from net_helpers import wait_until
+from tests.net_helpers import wait_until
 
 LIMIT = 60   # the whole test, on a loaded machine
 

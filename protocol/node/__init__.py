@@ -28,5 +28,6 @@ from protocol.node._notes import Note, NoteKind
 from protocol.node._options import DEFAULT_TIMEOUT, NodeOptions, NotInRoster, ResumeError, Timing
 from protocol.node._resume import restore_peer
 
-__all__ = ["Node", "Note", "NoteKind", "NodeOptions", "NotInRoster", "LobbyRefused", "LOBBY_REFUSALS", "MAX_UNSEATED", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT",
-           "Timing", "MAX_AHEAD", "MAX_PER_HEIGHT", "MAX_BUFFERED_BYTES"]
+__all__ = ["Node", "Note", "NoteKind", "NodeOptions", "NotInRoster", "LobbyRefused", "LOBBY_REFUSALS",
+           "MAX_UNSEATED", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT", "Timing",
+           "MAX_AHEAD", "MAX_PER_HEIGHT", "MAX_BUFFERED_BYTES"]

@@ -90,7 +90,7 @@ class LobbyDoor:
             return self._full(key)
         here = self.mesh.peer_keys()
         if key not in here and not self._expected(key) and \
-                sum(1 for k in here if k not in self.lobby) >= MAX_UNSEATED:
+                len([k for k in here if k not in self.lobby]) >= MAX_UNSEATED:
             return LobbyBusy(f"this lobby already holds {MAX_UNSEATED} connections without a seat; try again later",
                              peer=fingerprint(key))
         return True
