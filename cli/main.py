@@ -27,6 +27,7 @@ COMMANDS = {
     "log": "log",
     "replay": "replay",
     "play": "play",
+    "learn": "learn",
     "host": "host",
     "join": "join",
 }
