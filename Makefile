@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench strength clean lock
+.PHONY: test check lint demo bench strength clean lock
 
 LOCK := requirements.lock
 
@@ -32,6 +32,16 @@ lock:
 test: $(STAMP)
 	$(BIN)/python tests/run_parts.py
 
+# the fast lane: everything but the end-to-end tests (marker e2e: asv processes, whole
+# networked games), in two parts the same way; about a minute (SPEC §35.4)
+check: $(STAMP)
+	$(BIN)/python tests/run_parts.py -m "not e2e"
+
+# static checks, configured in pyproject.toml (SPEC §35.6): ruff (pyflakes, pycodestyle), mypy
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
 demo: $(STAMP)
 	$(BIN)/asv demo --players 4
 
@@ -57,4 +67,4 @@ strength: $(STAMP)
 	$(BIN)/python benchmarks/search_strength.py --ledger $(STRENGTH_LEDGER) --report
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache
