@@ -78,7 +78,7 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
                          port=self.options.port, on_catchup_request=self._on_catchup,
                          on_peer_up=self._on_peer_up, on_peer_down=self._on_peer_down,
                          on_refused=self._on_refused, keepalive_interval=self.options.keepalive,
-                         peer_timeout=self.options.peer_timeout)
+                         peer_timeout=self.options.peer_timeout, spectators=self.options.spectators)
         self._inbox_send, self._inbox = trio.open_memory_channel[SignedEvent | bytes](65536)
         self._early = EarlyEvents()                     # events that arrived before their height
         self._progress_at = time.monotonic()
