@@ -28,6 +28,7 @@ COMMANDS = {
     "play": "play",
     "host": "host",
     "join": "join",
+    "watch": "watch",
 }
 
 

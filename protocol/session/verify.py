@@ -83,22 +83,40 @@ class LogChecker:
         """Nothing more can follow: refused, or the game finished, aborted or halted."""
         return self.failed or self.session.phase in ENDED
 
-    def feed(self, wire: bytes) -> bool:
+    def feed(self, wire: bytes, *, provisional: bool = False) -> bool:
         """Check and apply the record at the next height; False (and the verdict names it)
-        when it is refused."""
+        when it is refused. `provisional`: a refusal is only held (`held`) and the height
+        stays open, since a live game may still log another event there (the halt that
+        convicts the refused one's author, SPEC §29.10); `conclude()` makes it the verdict."""
         if self.failed:
             return False
         index = self.fed
-        self.fed += 1
         try:
             self.session.receive(wire)
         except EventError as exc:
-            v = self.verdict
-            v.valid = False
-            v.seq = index  # the height where the log goes wrong; the event's own seq is in the reason
-            v.author, v.reason = _author(exc.author), str(exc)
+            if provisional:
+                self.held = self.held or (index, exc)
+                return False
+            self.fed += 1
+            self._refuse(index, exc)
             return False
+        self.fed += 1
+        self.held = None
         return True
+
+    held: tuple[int, EventError] | None = None
+
+    def conclude(self) -> None:
+        """Nothing more will arrive: a held refusal becomes the verdict, as `asv verify`
+        would give it on the log with that event appended."""
+        if self.held is not None and not self.failed:
+            self._refuse(*self.held)
+
+    def _refuse(self, index: int, exc: EventError) -> None:
+        v = self.verdict
+        v.valid = False
+        v.seq = index  # the height where the log goes wrong; the event's own seq is in the reason
+        v.author, v.reason = _author(exc.author), str(exc)
 
     def report(self) -> VerifyReport:
         session, report = self.session, self.verdict

@@ -233,7 +233,7 @@ class Mesh:
 
     def _admit_spectator(self, key: bytes) -> TransportError | None:
         if len(self._watchers) >= self.spectators:
-            return SpectatorsFull(f"this peer already serves {self.spectators} spectator(s)", side=LOCAL)
+            return SpectatorsFull(f"this peer already serves {self.spectators} spectator(s)", side=REMOTE)
         return None
 
     def _refused(self, err: TransportError) -> None:
