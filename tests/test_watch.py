@@ -141,7 +141,10 @@ async def test_a_watcher_names_a_cheating_insider(tmp_path):
                 watching.start_soon(watch)
                 await wait_until(lambda: cheater.session is not None
                                  and cheater.session.pending_obligation() == "action")
-                await cheater.mesh.broadcast(craft(cheater.session, h=bytes(32)))
+                s = cheater.session
+                honest_text = bot_agent("greedy", "cheat")(s.state, s.view)
+                await cheater.mesh.broadcast(craft(s, body=s._body("action", s.chain.height, honest_text),
+                                                   h=bytes(32)))
             runner.kill(cheater)
     report = result["report"]
     expected, _ = verify_log(creator.log_path, AsvRules())
