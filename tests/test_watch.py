@@ -5,7 +5,11 @@ player's log, naming a cheating insider."""
 from __future__ import annotations
 
 import io
+import json
 import os
+import socket
+import sys
+from pathlib import Path
 
 import trio
 
@@ -21,6 +25,7 @@ from protocol.node import Node, NodeOptions
 from protocol.session import verify_log
 from session_helpers import craft
 
+ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 300    # a hang guard for one networked bot game (far more than it takes)
 
 
@@ -102,18 +107,40 @@ async def _watch(node: Node, out: io.StringIO, **times) -> Watcher:
 
 
 async def test_a_watcher_of_an_honest_game_ends_with_verifys_verdict(tmp_path):
+    """One watcher in this process and one `asv watch --json` process, both joining
+    mid-game through a joiner (not the creator), end with `asv verify`'s verdict and head."""
     game = os.urandom(16)
     out = io.StringIO()
     with trio.fail_after(LIMIT):
         async with trio.open_nursery() as nursery:
             nodes = await open_game(Runner(nursery), 2, game, tmp_path)
             await wait_until(lambda: nodes[0].height > 40)      # joins mid-game, catches up from 0
+            invite = spectator_invite(Invite(*nodes[1].mesh.address, game, nodes[1].identity.fingerprint))
+            command = {}
+
+            async def run_command():
+                command["done"] = await trio.run_process(
+                    [sys.executable, "-m", "cli.main", "watch", "--json", invite.text()],
+                    capture_stdout=True, check=False, cwd=ROOT)
+            nursery.start_soon(run_command)
             watcher = await _watch(nodes[1], out)
             report = await watcher.run()
     expected, _ = verify_log(nodes[0].log_path, AsvRules())
     assert expected.valid and expected.finished
     assert report.to_json() == expected.to_json()
-    assert "Final" not in out.getvalue() and f"watching game {game.hex()}" in out.getvalue()
+    assert f"watching game {game.hex()}" in out.getvalue()
+    assert command["done"].returncode == 0
+    assert json.loads(command["done"].stdout) == json.loads(json.dumps(expected.to_json()))
+
+
+def test_asv_watch_exit_codes_for_a_bad_or_unreachable_invite(capsys):
+    from cli.main import main
+    assert main(["watch", "not an invite"]) == 2
+    with socket.socket() as s:        # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert main(["watch", f"127.0.0.1:{port}/{'ab' * 32}"]) == 3
+    assert "cannot watch through" in capsys.readouterr().err
 
 
 async def test_a_watcher_names_a_cheating_insider(tmp_path):

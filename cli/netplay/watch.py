@@ -63,6 +63,10 @@ class Watcher:
             pass
 
     async def run(self) -> VerifyReport:
+        """Watch until the game ends (see the module's docstring) and return the verdict.
+        Raises the transport's error (or ValueError for a peer that is not the invite's)
+        when the invite's peer cannot be watched through."""
+        failed: Exception | None = None
         async with trio.open_nursery() as nursery:
             await nursery.start(self.mesh.run)
             try:
@@ -71,8 +75,12 @@ class Watcher:
                     raise ValueError(f"the peer at {self.invite.host}:{self.invite.port} is "
                                      f"{fingerprint(key)}, not {self.invite.creator}")
                 await self._watch()
+            except (TransportError, ValueError) as exc:   # raised bare, not in the nursery's group
+                failed = exc
             finally:
                 self.mesh.close()
+        if failed is not None:
+            raise failed
         return self.verdict()
 
     def verdict(self) -> VerifyReport:
