@@ -178,3 +178,36 @@ async def test_a_watcher_names_a_cheating_insider(tmp_path):
     assert expected.culprit["author"] == fingerprint(cheater.me)
     assert report.to_json() == expected.to_json()
     assert f"REFUSED at seq {expected.culprit['seq']} by {fingerprint(cheater.me)}" in out.getvalue()
+
+
+def test_a_held_refusal_becomes_the_verdict_only_when_nothing_takes_its_height():
+    """LogChecker (SPEC §29.16): a provisionally refused event keeps its height open; a
+    valid event there clears it; with none, conclude() gives verify's verdict on the
+    prefix with the refused event appended (its seq, its author, its reason)."""
+    from session_helpers import make_peers, run_until, writer
+    from toy_game import ToyRules, play_own_card
+    from protocol.session import LogChecker
+    rules = ToyRules()
+    peers = make_peers(rules, 2, agent_for=lambda k: play_own_card)
+    run_until(peers, lambda: writer(peers).pending_obligation() == "action")
+    cheater = writer(peers)
+    for concluded in (True, False):      # the second case makes the seat act: last
+        # a wrong state hash leaves the height only to a halt; an illegal move changes nothing
+        bad = craft(cheater, h=bytes(32)) if concluded else craft(cheater, lambda b: b.update(a="play #99:card:z"))
+        checker = LogChecker(rules, cheater.game)
+        for ev in cheater.chain.events:
+            assert checker.feed(ev.wire)
+        height = checker.fed
+        assert not checker.feed(bad, provisional=True) and checker.held[0] == height
+        assert checker.report().valid and checker.fed == height   # not yet a verdict
+        if concluded:
+            checker.conclude()
+            report = checker.report()
+            assert not report.valid and report.seq == height
+            assert report.author == fingerprint(cheater.me) and "StateHashMismatch" in report.reason
+            assert checker.session.evidence[0].wire == bad     # kept, as a player's node keeps it
+        else:
+            good = cheater.act()          # the same seat's honest event at that height
+            assert checker.feed(good, provisional=True) and checker.held is None
+            checker.conclude()
+            assert checker.report().valid and checker.fed == height + 1

@@ -92,16 +92,22 @@ class Watcher:
     async def _watch(self) -> None:
         await self._catch_up()
         quiet_since = trio.current_time()
+        held_until: float | None = None    # when a held refusal becomes the verdict
         while not self._over():
-            held_at = self.checker.held is not None if self.checker else False
-            wait = self.times.grace if held_at else self.times.resync
+            held = self.checker is not None and self.checker.held is not None
+            if not held:
+                held_until = None
+            elif held_until is None:
+                held_until = trio.current_time() + self.times.grace
+            if held_until is not None and trio.current_time() >= held_until:
+                return              # no halt came in time: the refused event is the verdict
+            wait = self.times.resync if held_until is None else min(self.times.resync,
+                                                                     held_until - trio.current_time())
             with trio.move_on_after(wait) as quiet:
                 ev = await self._news.receive()
             before = self.height
             if quiet.cancelled_caught:
-                if held_at:
-                    return          # no halt came: the refused event is the verdict
-                await self._catch_up()
+                await self._catch_up()      # the halt, if a peer has it and its gossip was lost
                 if not self.mesh.peer_keys() and self.height == before:
                     self.printer.say("no peer left to watch")
                     return
