@@ -202,6 +202,11 @@ class Mesh:
         except TransportError as err:
             self._refused(err)
             return
+        if auth.spectator:   # again, with no wait before it is counted: handshakes overlap
+            refusal = self._admit_spectator(auth.peer_key)
+            if refusal is not None:
+                await fs.send_error_and_close(refusal)
+                return
         await self._run_conn(auth, host)
 
     async def connect(self, host: str, port: int, *, expect_key: bytes | None = None) -> bytes:
