@@ -66,4 +66,8 @@ def run(args) -> int:
     if report.culprit:
         c = report.culprit
         print(f"game halted: {c['author']} signed a refused event at seq {c['seq']}: {c['reason']}")
+    if report.valid and report.scores is not None:
+        print("scores (seat order): " + ", ".join(f"{who} {points}" for who, points in
+                                                  zip(report.players, report.scores)))
+        print("winner: " + " and ".join(report.players[s] for s in report.winners) if report.winners else "no winner")
     return report.exit_code
