@@ -20,7 +20,7 @@ from cli.netplay.watch import Watcher, WatchTimes
 from net_helpers import Runner, bot_node, bot_agent, open_game, wait_until
 from protocol.crypto import Identity, fingerprint
 from protocol.log.events import sign_event
-from protocol.net import Mesh, PeerRefused, watch_id
+from protocol.net import Mesh, PeerRefused, TransportError, watch_id
 from protocol.node import Node, NodeOptions
 from protocol.session import verify_log
 from session_helpers import craft
@@ -75,6 +75,37 @@ async def test_a_spectator_that_sends_an_event_is_refused_and_dropped():
         await wait_until(lambda: player.spectator_count() == 0 and downs)
         assert isinstance(downs[0], PeerRefused) and downs[0].code == "read-only"
         assert got == []                          # nothing it sent was delivered
+        for m in (player, spy):
+            m.close()
+
+
+async def test_a_spectator_with_two_catch_up_requests_in_flight_is_dropped():
+    """A peer may have four answers in flight; a spectator one (each may be the whole chain)."""
+    game = os.urandom(16)
+
+    async def slow_answer(key, from_seq):
+        await trio.sleep(1.0)
+        return []
+    player = Mesh(Identity.generate("p"), game, lambda k: True, lambda k, e: None, spectators=1,
+                  on_catchup_request=slow_answer, keepalive_interval=0.5, peer_timeout=5.0)
+    downs: list = []
+    async with trio.open_nursery() as nursery:
+        await nursery.start(player.run)
+        spy = _spectator(game, downs=downs)
+        await nursery.start(spy.run)
+        key = await spy.connect(*player.address)
+
+        async def ask():
+            try:
+                await spy.request_since(key, 0, timeout=3.0)
+            except TransportError:
+                pass
+        nursery.start_soon(ask)
+        nursery.start_soon(ask)
+        with trio.fail_after(10):
+            await wait_until(lambda: downs)
+        assert isinstance(downs[0], PeerRefused) and downs[0].code == "flood"
+        assert player.spectator_count() == 0
         for m in (player, spy):
             m.close()
 

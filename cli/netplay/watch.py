@@ -126,7 +126,7 @@ class Watcher:
         """Ask each peer in turn for the events from our height on (SPEC §29.7)."""
         for key in self.mesh.peer_keys():
             try:
-                events = await self.mesh.request_since(key, self.height, timeout=self.times.resync * 2)
+                events = await self.mesh.request_since(key, self.height)   # within the peer timeout
             except TransportError:
                 continue
             before = self.height

@@ -412,9 +412,10 @@ class Mesh:
             elif kind == "peers":
                 self._received_peers(conn, msg["peers"])
             elif kind == "since":
-                if conn.answering >= MAX_ANSWERS_IN_FLIGHT:
-                    raise Flooding(f"more than {MAX_ANSWERS_IN_FLIGHT} catch-up requests in flight",
-                                   peer=conn.label)
+                # a spectator asks one at a time: each answer may be the whole chain (§29.16)
+                limit = 1 if conn.auth.spectator else MAX_ANSWERS_IN_FLIGHT
+                if conn.answering >= limit:
+                    raise Flooding(f"more than {limit} catch-up request(s) in flight", peer=conn.label)
                 conn.answering += 1
                 conn.nursery.start_soon(self._guard, conn, _bind(self._answer_since, msg["id"], msg["from"]), False)
             elif kind == "batch":
