@@ -144,7 +144,8 @@ async def test_a_watcher_of_an_honest_game_ends_with_verifys_verdict(tmp_path):
     out = io.StringIO()
     with trio.fail_after(LIMIT):
         async with trio.open_nursery() as nursery:
-            nodes = await open_game(Runner(nursery), 2, game, tmp_path)
+            # linger: the peers keep serving a while after the end, for a watcher behind them
+            nodes = await open_game(Runner(nursery), 2, game, tmp_path, linger=5.0)
             await wait_until(lambda: nodes[0].height > 40)      # joins mid-game, catches up from 0
             invite = spectator_invite(Invite(*nodes[1].mesh.address, game, nodes[1].identity.fingerprint))
             command = {}
