@@ -211,7 +211,8 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
                     f.close()
 
     async def _linger(self) -> None:
-        while self.mesh.peer_keys():
+        # spectators too (SPEC §29.16): the last events queued for them get written
+        while self.mesh.peer_keys() or self.mesh.spectator_count():
             await trio.sleep(0.05)
 
     # ------------------------------------------------------------------ the loop
