@@ -30,6 +30,7 @@ COMMANDS = {
     "learn": "learn",
     "host": "host",
     "join": "join",
+    "watch": "watch",
 }
 
 

@@ -26,7 +26,7 @@ from cli.netplay.turn_clock import CLOCK_KEY, check_clock
 from protocol.crypto import Identity
 from protocol.node import Node
 
-from cli.netplay.invite import INVITE_PREFIX, Invite
+from cli.netplay.invite import INVITE_PREFIX, WATCH_PREFIX, Invite, spectator_invite
 from cli.netplay.outcome import LeftLobby
 from cli.netplay.printer import Printer
 from cli.netplay.wiring import clocked, keep_fresh_key, keeping_book, node_options, noting_book, seat_agent
@@ -66,6 +66,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         port = node.mesh.address[1]
         invite = Invite(advertised, port, game, identity.fingerprint)
         printer.say(f"invite: {INVITE_PREFIX}{invite.text()}")
+        printer.say(f"spectators: {WATCH_PREFIX}{spectator_invite(invite).text()}  (watch only: takes no seat)")
         printer.say(f"you are {identity.fingerprint} ({identity.name}, {which}); listening on "
                     f"{advertised}:{port}; waiting for {seats - 1 - args.bots} player(s) and {args.bots} bot(s)")
         if ready is not None:

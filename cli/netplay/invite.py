@@ -1,12 +1,17 @@
-"""The invite a host prints and a joiner pastes (SPEC §29.2): HOST:PORT/GAMEID/FINGERPRINT."""
+"""The invite a host prints and a joiner pastes (SPEC §29.2): HOST:PORT/GAMEID/FINGERPRINT;
+and the spectator invite (SPEC §29.16): HOST:PORT/WATCHID/FINGERPRINT, where the watch id
+is a one-way hash of the game id, so it cannot be turned into a player's invite."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from protocol.net import watch_id
+
 
 
 INVITE_PREFIX = "asv join "
+WATCH_PREFIX = "asv watch "
 FINGERPRINT = re.compile(r"[A-Z2-7]{4}(-[A-Z2-7]{4}){3}")   # SPEC §20.2
 
 
@@ -29,8 +34,9 @@ class Invite:
 def parse_invite(text: str) -> Invite:
     """HOST:PORT[/GAMEID[/FINGERPRINT]], as printed by `asv host` (SPEC §29.2)."""
     text = text.strip()
-    if text.startswith(INVITE_PREFIX):
-        text = text[len(INVITE_PREFIX):].strip()
+    for prefix in (INVITE_PREFIX, WATCH_PREFIX):
+        if text.startswith(prefix):
+            text = text[len(prefix):].strip()
     parts = text.split("/")
     host, sep, port = parts[0].rpartition(":")
     if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
@@ -49,3 +55,11 @@ def parse_invite(text: str) -> Invite:
     if len(parts) > 3:
         raise ValueError("an invite is HOST:PORT/GAMEID/FINGERPRINT")
     return Invite(host, int(port), game, creator)
+
+
+def spectator_invite(invite: Invite) -> Invite:
+    """The invite a spectator pastes into `asv watch` (SPEC §29.16): the same address and
+    fingerprint, and the game's watch id in place of the game id."""
+    if invite.game is None:
+        raise ValueError("a spectator invite needs the game id to hash")
+    return Invite(invite.host, invite.port, watch_id(invite.game), invite.creator)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from protocol.net.framing import DEFAULT_MAX_FRAME, HEADER_SIZE, FramedStream, encode_frame
 from protocol.net.handshake import (
     DIALER, HANDSHAKE_DOMAIN, LISTENER, TRANSPORT_VERSION, Authenticated, NonceCache, handshake,
-    transcript,
+    transcript, watch_id,
 )
 from protocol.net.mesh import DEFAULT_KEEPALIVE, DEFAULT_PEER_TIMEOUT, Mesh, PeerAddress, open_mesh
 from protocol.net.messages import SCHEMAS, check
@@ -26,12 +26,12 @@ from protocol.net.errors import (
     BadEventWire, CannotListen, CatchupTimeout, ConnectionClosed, DuplicateConnection, FrameAuthError, FrameTooLarge,
     HandshakeError, HandshakeSignatureError, HandshakeTimeout, KeyNotAllowed, MalformedFrame,
     NotConnected, PeerRefused, PeerTimeout, ReplayedNonce, SendQueueFull, TransportError,
-    UnknownGame, UnknownMessageType, VersionMismatch, Flooding, plain_reason,
+    UnknownGame, UnknownMessageType, VersionMismatch, Flooding, SpectatorsFull, SpectatorSent, plain_reason,
 )
 
 __all__ = [
     "FramedStream", "encode_frame", "DEFAULT_MAX_FRAME", "HEADER_SIZE",
-    "handshake", "transcript", "Authenticated", "NonceCache", "HANDSHAKE_DOMAIN",
+    "handshake", "transcript", "watch_id", "Authenticated", "NonceCache", "HANDSHAKE_DOMAIN",
     "TRANSPORT_VERSION", "DIALER", "LISTENER",
     "Mesh", "open_mesh", "PeerAddress", "DEFAULT_KEEPALIVE", "DEFAULT_PEER_TIMEOUT",
     "SCHEMAS", "check",
@@ -39,5 +39,6 @@ __all__ = [
     "HandshakeError", "VersionMismatch", "UnknownGame", "KeyNotAllowed", "HandshakeSignatureError",
     "ReplayedNonce", "DuplicateConnection", "HandshakeTimeout", "PeerRefused", "PeerTimeout",
     "BadEventWire", "SendQueueFull", "NotConnected", "CatchupTimeout", "CannotListen", "Flooding",
+    "SpectatorsFull", "SpectatorSent",
     "plain_reason",
 ]

@@ -113,6 +113,20 @@ class HandshakeTimeout(HandshakeError):
     code = "timeout"
 
 
+class SpectatorsFull(HandshakeError):
+    """A spectator was refused: this peer already serves its bound of spectators, or takes
+    none (SPEC §29.16)."""
+
+    code = "spectators-full"
+
+
+class SpectatorSent(TransportError):
+    """A spectator connection sent what only a player may send (an event, a catch-up
+    answer, addresses): spectators are read-only, so it is dropped (SPEC §29.16)."""
+
+    code = "read-only"
+
+
 class PeerRefused(TransportError):
     """The peer sent an error frame. `code` is the peer's code, `reason` its message."""
 

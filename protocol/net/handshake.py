@@ -43,7 +43,7 @@ from protocol.net.errors import (
 __all__ = [
     "handshake", "transcript", "Authenticated", "NonceCache", "HANDSHAKE_DOMAIN",
     "TRANSPORT_VERSION", "DIALER", "LISTENER", "DEFAULT_HANDSHAKE_TIMEOUT", "AllowedKeys",
-    "key_schedule_hash", "KEYS_DOMAIN",
+    "key_schedule_hash", "KEYS_DOMAIN", "WATCH_DOMAIN", "watch_id", "AdmitSpectator",
 ]
 
 HANDSHAKE_DOMAIN = b"p2p-asv/handshake/v2\x00"
@@ -52,11 +52,20 @@ TRANSPORT_VERSION = 2
 DIALER = "dialer"
 LISTENER = "listener"
 DEFAULT_HANDSHAKE_TIMEOUT = 10.0
+WATCH_DOMAIN = b"p2p-asv/watch/v1\x00"
 
 # True admits; False or a TransportError (its words sent to the peer) refuses
 AllowedKeys = Callable[[bytes], "bool | TransportError | Awaitable[bool | TransportError]"]
 # Called by the listener once the dialer is authenticated, before "ok": an error refuses.
 Admit = Callable[[bytes, bytes], "TransportError | None"]
+# Called by the listener for a spectator's key (SPEC §29.16): an error refuses it.
+AdmitSpectator = Callable[[bytes], "TransportError | None"]
+
+
+def watch_id(game: bytes) -> bytes:
+    """The id a spectator presents instead of the game id (SPEC §29.16): SHA-256 of a domain
+    tag and the game id. It names the game without revealing the id a player must present."""
+    return hashlib.sha256(WATCH_DOMAIN + bytes(game)).digest()
 
 
 def _public_values(game: bytes, dialer_key: bytes, dialer_nonce: bytes, dialer_eph: bytes,
@@ -114,6 +123,7 @@ class Authenticated:
     peer_key: bytes
     peer_port: int            # the peer's advertised listening port, 0 if it does not listen
     conn_id: bytes            # SHA-256(dialer nonce ‖ listener nonce): the same on both sides
+    spectator: bool = False   # the listener's view: the dialer presented the watch id (§29.16)
 
     @property
     def peer_fingerprint(self) -> str:
@@ -150,7 +160,7 @@ async def _receive(fs: FramedStream, expected: str) -> dict[str, Any]:
 
 
 async def _check_hello(msg: dict[str, Any], fs: FramedStream, game: bytes, own_key: bytes,
-                       allowed_keys: AllowedKeys, nonces: NonceCache,
+                       allowed_keys: AllowedKeys | None, nonces: NonceCache,
                        expect_key: bytes | None) -> None:
     key = msg["key"]
     fs.peer = f"{fingerprint(key)}" + (f"@{fs.peer}" if fs.peer else "")
@@ -165,7 +175,7 @@ async def _check_hello(msg: dict[str, Any], fs: FramedStream, game: bytes, own_k
     if expect_key is not None and key != expect_key:
         raise KeyNotAllowed(f"expected key {fingerprint(expect_key)}, the peer has key "
                             f"{fingerprint(key)}", peer=fs.peer)
-    verdict = await _allowed(allowed_keys, key)
+    verdict = True if allowed_keys is None else await _allowed(allowed_keys, key)
     if isinstance(verdict, TransportError):
         verdict.peer = verdict.peer or fs.peer
         raise verdict
@@ -187,11 +197,15 @@ def _verify(fs: FramedStream, key: bytes, message: bytes, sig: bytes, role: str)
 async def handshake(fs: FramedStream, identity: Identity, game: bytes, *, role: str,
                     allowed_keys: AllowedKeys, nonces: NonceCache | None = None,
                     listen_port: int = 0, expect_key: bytes | None = None,
-                    admit: Admit | None = None,
+                    admit: Admit | None = None, admit_spectator: AdmitSpectator | None = None,
                     timeout: float = DEFAULT_HANDSHAKE_TIMEOUT) -> Authenticated:
     """Run the handshake as `role` (DIALER or LISTENER). On success return Authenticated;
     on any failure send an error frame if possible, close the stream, and raise the
-    TransportError (PeerRefused when the other side refused us)."""
+    TransportError (PeerRefused when the other side refused us).
+
+    A listener given `admit_spectator` also accepts a dialer whose hello presents
+    `watch_id(game)` instead of `game` (SPEC §29.16): its key need not be allowed, the
+    whole handshake is then bound to the watch id, and the result says `spectator`."""
     if role not in (DIALER, LISTENER):
         raise ValueError(f"role must be {DIALER!r} or {LISTENER!r}")
     nonces = nonces if nonces is not None else NonceCache()
@@ -200,7 +214,8 @@ async def handshake(fs: FramedStream, identity: Identity, game: bytes, *, role: 
         with trio.fail_after(timeout):
             if role == DIALER:
                 return await _dial(fs, identity, game, allowed_keys, nonces, listen_port, expect_key)
-            return await _listen(fs, identity, game, allowed_keys, nonces, listen_port, admit)
+            return await _listen(fs, identity, game, allowed_keys, nonces, listen_port, admit,
+                                 admit_spectator)
     except trio.TooSlowError:
         err = HandshakeTimeout(f"handshake not finished within {timeout:g} s", peer=fs.peer)
         await fs.send_error_and_close(err)
@@ -260,10 +275,13 @@ async def _dial(fs, identity, game, allowed_keys, nonces, port, expect_key) -> A
     return Authenticated(fs, DIALER, dk, lk, hello["port"], hashlib.sha256(dn + ln).digest())
 
 
-async def _listen(fs, identity, game, allowed_keys, nonces, port, admit) -> Authenticated:
+async def _listen(fs, identity, game, allowed_keys, nonces, port, admit, admit_spectator) -> Authenticated:
     hello = await _receive(fs, "hello")
     lk = identity.public_key_bytes
-    await _check_hello(hello, fs, game, lk, allowed_keys, nonces, None)
+    spectator = admit_spectator is not None and hello.get("game") == watch_id(game)
+    if spectator:
+        game = watch_id(game)       # the spectator never learns the game id from the handshake
+    await _check_hello(hello, fs, game, lk, None if spectator else allowed_keys, nonces, None)
     dk, dn, de = hello["key"], hello["nonce"], hello["eph"]
     ln = os.urandom(messages.NONCE_SIZE)
     nonces.add(ln)
@@ -276,9 +294,11 @@ async def _listen(fs, identity, game, allowed_keys, nonces, port, admit) -> Auth
     auth = await _receive(fs, "auth")
     _verify(fs, dk, transcript(DIALER, *publics), auth["sig"], DIALER)
     conn_id = hashlib.sha256(dn + ln).digest()
-    if admit is not None:
-        refusal = admit(dk, conn_id)
-        if refusal is not None:
-            raise refusal
+    if spectator:
+        refusal = admit_spectator(dk)
+    else:
+        refusal = admit(dk, conn_id) if admit is not None else None
+    if refusal is not None:
+        raise refusal
     await fs.send_message({"t": "ok"})
-    return Authenticated(fs, LISTENER, lk, dk, hello["port"], conn_id)
+    return Authenticated(fs, LISTENER, lk, dk, hello["port"], conn_id, spectator)

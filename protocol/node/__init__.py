@@ -6,7 +6,9 @@ until their height; whenever this peer owes the next event it writes it and broa
 it. A peer that falls behind (a gap, a reconnect, a resume) asks the others for the
 events since its height. If the peer due to write stays silent past the timeout, the
 other peers each sign a vote naming it, and the abort carrying every vote ends the game
-(SPEC §29.6); a peer that voted never applies the silent peer's late event.
+(SPEC §29.6); a peer that voted never applies the silent peer's late event. Spectators
+(SPEC §29.16) are the mesh's, up to `NodeOptions.spectators`: the node only answers their
+catch-up requests, so none is ever waited for, polled or counted.
 
 The parts, each a private module behind this one:
 

@@ -79,7 +79,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
                          port=self.options.port, on_catchup_request=self._on_catchup,
                          on_peer_up=self._on_peer_up, on_peer_down=self._on_peer_down,
                          on_refused=self._on_refused, on_join=self._on_join, keepalive_interval=self.options.keepalive,
-                         peer_timeout=self.options.peer_timeout)
+                         peer_timeout=self.options.peer_timeout, spectators=self.options.spectators)
         self._inbox_send, self._inbox = trio.open_memory_channel[SignedEvent | bytes](65536)
         self._early = EarlyEvents()                     # events that arrived before their height
         self._progress_at = time.monotonic()
@@ -205,7 +205,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
                     f.close()
 
     async def _linger(self) -> None:
-        while self.mesh.peer_keys():
+        # spectators too (SPEC §29.16): the last events queued for them get written
+        while self.mesh.peer_keys() or self.mesh.spectator_count():
             await trio.sleep(0.05)
 
     # ------------------------------------------------------------------ the loop

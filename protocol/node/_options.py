@@ -5,12 +5,13 @@ from dataclasses import dataclass, field
 
 from protocol.errors import ProtocolError
 
-__all__ = ["DEFAULT_TIMEOUT", "DEFAULT_RESYNC", "DEFAULT_LINGER", "NodeOptions", "Timing",
+__all__ = ["DEFAULT_TIMEOUT", "DEFAULT_RESYNC", "DEFAULT_LINGER", "DEFAULT_SPECTATORS", "NodeOptions", "Timing",
            "NotInRoster", "ResumeError"]
 
 DEFAULT_TIMEOUT = 120.0    # seconds the due peer may stay silent before it is named in an abort
 DEFAULT_RESYNC = 2.0       # seconds without progress before asking peers for missed events
 DEFAULT_LINGER = 1.0       # seconds to keep serving after the game ends (last wires flush)
+DEFAULT_SPECTATORS = 4     # read-only watchers one peer serves at once (SPEC §29.16)
 
 
 class NotInRoster(ProtocolError, RuntimeError):
@@ -32,6 +33,7 @@ class NodeOptions:
     peer_timeout: float = 10.0
     seats: int | None = None          # lobby size; None: fixed by a roster already known
     join_grace: float = 10.0          # seconds a lobby connection may go without a join request (§29.2)
+    spectators: int = DEFAULT_SPECTATORS   # bound on spectator connections served (§29.16)
 
 
 @dataclass

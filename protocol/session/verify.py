@@ -16,8 +16,9 @@ from protocol.session.game_rules import GameRules
 from protocol.crypto import fingerprint
 from protocol.log import scan_log
 from protocol.session.core import Session
+from protocol.session.phases import ENDED
 
-__all__ = ["VerifyReport", "verify_log", "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
+__all__ = ["VerifyReport", "LogChecker", "verify_log", "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNFINISHED = 0, 1, 2
 
@@ -63,6 +64,81 @@ def _author(raw: bytes | None) -> str | None:
         return raw.hex()
 
 
+class LogChecker:
+    """The verifier's replay one event at a time (SPEC §26.10, §29.16): `verify_log` feeds it
+    a log's records, a spectator the events as they arrive. After a refused event it
+    accepts nothing more; `report()` is the verdict on what it was fed."""
+
+    def __init__(self, rules: GameRules, game: bytes) -> None:
+        self.session = Session(rules, game)
+        self.verdict = VerifyReport(True, bytes(game).hex())
+        self.fed = 0
+
+    @property
+    def failed(self) -> bool:
+        return not self.verdict.valid
+
+    @property
+    def over(self) -> bool:
+        """Nothing more can follow: refused, or the game finished, aborted or halted."""
+        return self.failed or self.session.phase in ENDED
+
+    def feed(self, wire: bytes, *, provisional: bool = False) -> bool:
+        """Check and apply the record at the next height; False (and the verdict names it)
+        when it is refused. `provisional`: a refusal is only held (`held`) and the height
+        stays open, since a live game may still log another event there (the halt that
+        convicts the refused one's author, SPEC §29.10); `conclude()` makes it the verdict."""
+        if self.failed:
+            return False
+        index = self.fed
+        try:
+            self.session.receive(wire)
+        except EventError as exc:
+            if provisional:
+                self.held = self.held or (index, exc)
+                return False
+            self.fed += 1
+            self._refuse(index, exc)
+            return False
+        self.fed += 1
+        self.held = None
+        return True
+
+    held: tuple[int, EventError] | None = None
+
+    def conclude(self) -> None:
+        """Nothing more will arrive: a held refusal becomes the verdict, as `asv verify`
+        would give it on the log with that event appended."""
+        if self.held is not None and not self.failed:
+            self._refuse(*self.held)
+
+    def _refuse(self, index: int, exc: EventError) -> None:
+        v = self.verdict
+        v.valid = False
+        v.seq = index  # the height where the log goes wrong; the event's own seq is in the reason
+        v.author, v.reason = _author(exc.author), str(exc)
+
+    def report(self) -> VerifyReport:
+        session, report = self.session, self.verdict
+        report.events = session.chain.height
+        report.head = session.chain.head.hex()
+        report.finished = session.finished
+        report.notes = list(session.notes)
+        # who played: a forged game between other keys verifies too, so say whose game it is
+        report.players = [fingerprint(k) for k in (session.seat_keys or session.roster or [])]
+        if session.phase == "aborted":
+            report.aborted = session.notes[-1]
+        if session.phase == "halted" and session.evidence is not None:
+            report.halted = session.notes[-1]
+            evidence, error = session.evidence   # checked again here from the log alone
+            report.culprit = {"seq": evidence.seq, "author": _author(evidence.author),
+                              "reason": f"{type(error).__name__}: {error.reason}"}
+        result = session.result()
+        if result is not None:
+            report.scores, report.winners = result.get("scores"), result.get("winners")
+        return report
+
+
 def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -> tuple[VerifyReport, Session | None]:
     """Replay the log (through seq `upto`, if given) with an observer Session."""
     try:
@@ -71,36 +147,14 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
         return VerifyReport(False, None, reason=str(exc)), None
     except OSError as exc:
         return VerifyReport(False, None, reason=f"cannot read {path}: {exc}"), None
-    session = Session(rules, scan.game)
-    report = VerifyReport(True, scan.game.hex())
+    checker = LogChecker(rules, scan.game)
     for index, wire in enumerate(scan.records):
         if upto is not None and index > upto:
             break
-        try:
-            session.receive(wire)
-        except EventError as exc:
-            report.valid = False
-            report.seq = index  # the height where the log goes wrong; the event's own seq is in the reason
-            report.author, report.reason = _author(exc.author), str(exc)
+        if not checker.feed(wire):
             break
     else:
         if scan.problem is not None and (upto is None or len(scan.records) <= upto):
-            report.valid = False
-            report.seq, report.reason = scan.problem.record_index, str(scan.problem)
-    report.events = session.chain.height
-    report.head = session.chain.head.hex()
-    report.finished = session.finished
-    report.notes = list(session.notes)
-    # who played: a forged game between other keys verifies too, so say whose game it is
-    report.players = [fingerprint(k) for k in (session.seat_keys or session.roster or [])]
-    if session.phase == "aborted":
-        report.aborted = session.notes[-1]
-    if session.phase == "halted" and session.evidence is not None:
-        report.halted = session.notes[-1]
-        evidence, error = session.evidence   # checked again here from the log alone
-        report.culprit = {"seq": evidence.seq, "author": _author(evidence.author),
-                          "reason": f"{type(error).__name__}: {error.reason}"}
-    result = session.result()
-    if result is not None:
-        report.scores, report.winners = result.get("scores"), result.get("winners")
-    return report, session
+            checker.verdict.valid = False
+            checker.verdict.seq, checker.verdict.reason = scan.problem.record_index, str(scan.problem)
+    return checker.report(), checker.session

@@ -9,6 +9,13 @@ parts, each in its own module:
     gossip        the seen set and the wire checks before forwarding (§28.7)
     catchup       catch-up requests and batched answers (§28.8)
     peers         the address book and `peers` messages (§28.5)
+
+Spectators (SPEC §29.16): a mesh built with `spectators=N` also accepts up to N
+read-only connections that present the game's watch id; they are kept apart from the
+connection table (never a peer, never announced), get catch-up answers and every new
+event, and are dropped the moment they send an event, a batch or addresses. A mesh
+built with `watching=True` is such a spectator: its game id is the watch id, and it
+learns the real game id from the first event (`learn_game`).
 """
 from __future__ import annotations
 
@@ -23,7 +30,7 @@ from protocol import codec
 from protocol.net import messages
 from protocol.net.framing import DEFAULT_MAX_FRAME, FramedStream
 from protocol.net.handshake import (
-    DEFAULT_HANDSHAKE_TIMEOUT, DIALER, LISTENER, AllowedKeys, Authenticated, NonceCache, handshake,
+    DEFAULT_HANDSHAKE_TIMEOUT, DIALER, LISTENER, AllowedKeys, Authenticated, NonceCache, handshake, watch_id,
 )
 from protocol.crypto import Identity, fingerprint
 from protocol.log import SignedEvent
@@ -33,7 +40,8 @@ from protocol.net.mesh.gossip import Gossip, event_payload
 from protocol.net.mesh.peers import AddressBook, PeerAddress
 from protocol.net.errors import (
     LOCAL, REMOTE, CannotListen, CatchupTimeout, ConnectionClosed, DuplicateConnection, Flooding,
-    MalformedFrame, NotConnected, PeerRefused, PeerTimeout, SendQueueFull, TransportError,
+    MalformedFrame, NotConnected, PeerRefused, PeerTimeout, SendQueueFull, SpectatorSent, SpectatorsFull,
+    TransportError,
 )
 
 __all__ = ["Mesh", "open_mesh", "PeerAddress", "DEFAULT_KEEPALIVE", "DEFAULT_PEER_TIMEOUT",
@@ -48,6 +56,8 @@ _DUPLICATE_RETRIES = 3           # auto-dial retries after losing a tie-break to
 # most two requests out at once; each answer may be the whole chain, so a peer flooding
 # requests would otherwise make us queue up to send_queue frames of it.
 MAX_ANSWERS_IN_FLIGHT = 4
+# What a spectator may send (SPEC §29.16): keepalives, catch-up requests, a refusal.
+_SPECTATOR_SENDS = frozenset({"ping", "since", "error"})
 
 OnEvent = Callable[[bytes, SignedEvent], "Awaitable[None] | None"]
 OnCatchup = Callable[[bytes, int], "list[bytes] | Awaitable[list[bytes]]"]
@@ -74,7 +84,8 @@ class Mesh:
                  max_frame: int = DEFAULT_MAX_FRAME, keepalive_interval: float = DEFAULT_KEEPALIVE,
                  peer_timeout: float = DEFAULT_PEER_TIMEOUT,
                  handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
-                 send_queue: int = DEFAULT_SEND_QUEUE, auto_connect: bool = True) -> None:
+                 send_queue: int = DEFAULT_SEND_QUEUE, auto_connect: bool = True,
+                 spectators: int = 0, watching: bool = False) -> None:
         if len(game_id) not in (16, 32):
             raise ValueError("game id must be 16 or 32 bytes")
         if not 0 < keepalive_interval < peer_timeout:
@@ -94,6 +105,9 @@ class Mesh:
         self.handshake_timeout = handshake_timeout
         self.send_queue = send_queue
         self.auto_connect = auto_connect
+        self.spectators = spectators          # bound on read-only connections served (§29.16)
+        self.watching = watching
+        self._watchers: list[Conn] = []       # the spectators served now
         self._host, self._port, self._listen = host, port, listen
         self._address: tuple[str, int] | None = None
         self._nursery: trio.Nursery | None = None
@@ -103,7 +117,8 @@ class Mesh:
         self._dialing: set[bytes] = set()
         self._held: dict[bytes, list[EventFrame]] = {}   # events waiting for a peer's next connection
         self._book = AddressBook(self.public_key)
-        self._gossip = Gossip(self.game_id, max_frame)
+        # a spectator knows only the watch id until the first event names the game
+        self._gossip = Gossip(None if watching else self.game_id, max_frame)
         self._requests = Requests(self._gossip)
         self._deliver_send, self._deliver_receive = trio.open_memory_channel[tuple[bytes, SignedEvent]](
             _DELIVERY_QUEUE)
@@ -157,6 +172,17 @@ class Mesh:
         """Keys of the peers with a live authenticated connection, sorted."""
         return sorted(self._current)
 
+    def spectator_count(self) -> int:
+        """How many spectators this mesh serves now (SPEC §29.16)."""
+        return len(self._watchers)
+
+    def learn_game(self, game: bytes) -> None:
+        """A watching mesh: adopt the game id its first event carries, once it is checked to
+        be the one the watch id names (SPEC §29.16); later events must be of that game."""
+        if watch_id(game) != self.game_id:
+            raise ValueError("the events are of a game the watch id does not name")
+        self._gossip.game_id = bytes(game)
+
     def known_peers(self) -> list[PeerAddress]:
         """Every peer address learnt so far (own connections and "peers" messages)."""
         return self._book.known()
@@ -173,10 +199,16 @@ class Mesh:
             auth = await handshake(fs, self.identity, self.game_id, role=LISTENER,
                                    allowed_keys=self.allowed_keys, nonces=self._nonces,
                                    listen_port=self.listen_port, admit=self._admit,
+                                   admit_spectator=self._admit_spectator if self.spectators > 0 else None,
                                    timeout=self.handshake_timeout)
         except TransportError as err:
             self._refused(err)
             return
+        if auth.spectator:   # again, with no wait before it is counted: handshakes overlap
+            refusal = self._admit_spectator(auth.peer_key)
+            if refusal is not None:
+                await fs.send_error_and_close(refusal)
+                return
         await self._run_conn(auth, host)
 
     async def connect(self, host: str, port: int, *, expect_key: bytes | None = None) -> bytes:
@@ -204,6 +236,11 @@ class Mesh:
             return DuplicateConnection(
                 f"already connected with {fingerprint(self.public_key)} through a connection "
                 "that wins the tie-break", side=REMOTE)
+        return None
+
+    def _admit_spectator(self, key: bytes) -> TransportError | None:
+        if len(self._watchers) >= self.spectators:
+            return SpectatorsFull(f"this peer already serves {self.spectators} spectator(s)", side=REMOTE)
         return None
 
     def _refused(self, err: TransportError) -> None:
@@ -251,6 +288,8 @@ class Mesh:
         mine = self._book.connected(conn.key, conn.host, conn.auth.peer_port)
         if loser is None and self.on_peer_up is not None:
             self.on_peer_up(conn.key)
+        if self.watching:      # a spectator sends no addresses: the players would drop it
+            return True
         self._enqueue(conn, self._book.list_payload(self._current, exclude=conn.key))
         if mine is not None:
             entry = self._book.announce_payload(mine)
@@ -293,12 +332,18 @@ class Mesh:
                         *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
         send, receive = trio.open_memory_channel[Any](self.send_queue)
         conn = Conn(auth, host, send, receive)
-        self._table.add(conn)
+        if auth.spectator:
+            self._watchers.append(conn)
+        else:
+            self._table.add(conn)
         try:
             with conn.scope:
                 async with trio.open_nursery() as nursery:
                     conn.nursery = nursery
-                    self._register(conn)
+                    if auth.spectator:   # where the players are, so it can catch up from any
+                        self._enqueue(conn, self._book.list_payload(self._current, exclude=conn.key))
+                    else:
+                        self._register(conn)
                     task_status.started()
                     nursery.start_soon(self._guard, conn, self._writer, False)
                     await self._guard(conn, self._reader, True)
@@ -314,7 +359,11 @@ class Mesh:
             conn.scope.cancel()
 
     async def _finish(self, conn: Conn) -> None:
-        was_current = self._table.remove(conn)
+        if conn.auth.spectator:
+            self._watchers.remove(conn)
+            was_current = False
+        else:
+            was_current = self._table.remove(conn)
         if conn.lost_tie_break and not self._closing:
             self._hand_over(conn)
         error = conn.error or ConnectionClosed("connection ended", peer=conn.label)
@@ -357,6 +406,8 @@ class Mesh:
                 raise PeerTimeout(self.peer_timeout, peer_key=conn.key, peer=conn.label)
             messages.check(msg, peer=conn.label)
             kind = msg["t"]
+            if conn.auth.spectator and kind not in _SPECTATOR_SENDS:
+                raise SpectatorSent(f'a spectator sent "{kind}"; spectators are read-only', peer=conn.label)
             if kind == "ping":
                 continue
             if kind == "event":
@@ -364,9 +415,10 @@ class Mesh:
             elif kind == "peers":
                 self._received_peers(conn, msg["peers"])
             elif kind == "since":
-                if conn.answering >= MAX_ANSWERS_IN_FLIGHT:
-                    raise Flooding(f"more than {MAX_ANSWERS_IN_FLIGHT} catch-up requests in flight",
-                                   peer=conn.label)
+                # a spectator asks one at a time: each answer may be the whole chain (§29.16)
+                limit = 1 if conn.auth.spectator else MAX_ANSWERS_IN_FLIGHT
+                if conn.answering >= limit:
+                    raise Flooding(f"more than {limit} catch-up request(s) in flight", peer=conn.label)
                 conn.answering += 1
                 conn.nursery.start_soon(self._guard, conn, _bind(self._answer_since, msg["id"], msg["from"]), False)
             elif kind == "batch":
@@ -415,8 +467,15 @@ class Mesh:
         payload = EventFrame(self._gossip.outgoing(event))
         self._gossip.mark([event])
         sent = sum(self._enqueue(conn, payload) for conn in list(self._current.values()))
+        self._to_watchers(payload)
         await trio.lowlevel.checkpoint()
         return sent
+
+    def _to_watchers(self, payload: EventFrame) -> None:
+        """Queue an event for every spectator; one that reads too slowly is dropped by its
+        full queue, never waited for (SPEC §29.16)."""
+        for conn in list(self._watchers):
+            self._enqueue(conn, payload)
 
     async def send_event(self, peer_key: bytes, event: SignedEvent | bytes) -> None:
         """Send an event to one peer only (the peers gossip it on)."""
@@ -426,6 +485,7 @@ class Mesh:
             raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
         self._gossip.mark([event])
         self._enqueue(conn, payload)
+        self._to_watchers(payload)
         await trio.lowlevel.checkpoint()
 
     # ----------------------------------------------------------------- receiving
@@ -435,9 +495,13 @@ class Mesh:
         if ev is None:
             return
         payload = EventFrame(event_payload(ev.wire))
+        if self.watching:      # a spectator forwards nothing (SPEC §29.16)
+            await self._deliver_send.send((conn.key, ev))
+            return
         for key, other in list(self._current.items()):
             if key != conn.key:
                 self._enqueue(other, payload)
+        self._to_watchers(payload)
         await self._deliver_send.send((conn.key, ev))
 
     async def _deliver_loop(self) -> None:

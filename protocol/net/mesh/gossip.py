@@ -24,7 +24,8 @@ def event_payload(wire: bytes) -> bytes:
 class Gossip:
     """The event hashes a mesh has sent or received, and the wire checks."""
 
-    def __init__(self, game_id: bytes, max_frame: int) -> None:
+    def __init__(self, game_id: bytes | None, max_frame: int) -> None:
+        # None: any game's events (a spectator before its first event names the game)
         self.game_id = game_id
         self.max_frame = max_frame
         self._seen: set[bytes] = set()
