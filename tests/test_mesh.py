@@ -412,6 +412,38 @@ async def test_catch_up_errors():
             assert await b.request_since(c.public_key, 0) == []
 
 
+async def test_an_endless_catch_up_answer_is_cut_at_its_bound(monkeypatch):
+    # SPEC §28.8: a peer answering with batch after batch (more = true forever) makes the
+    # asker hold at most MAX_ANSWER_BYTES of wires; it gets the first events, in order
+    from protocol.net.mesh import catchup
+    monkeypatch.setattr(catchup, "MAX_ANSWER_BYTES", 64 << 10)
+    wires = [sign_event(IDS[1], GAME, k, ZERO_HASH, "move", {"pad": b"x" * 4000}).wire for k in range(40)]
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            a, _ = await start(stack, IDS[0])
+            b = await raw_peer(IDS[1], a)
+            await wait_until(lambda: a.peer_keys() == [IDS[1].public_key_bytes])
+            got = []
+
+            async def ask():
+                got.extend(await a.request_since(IDS[1].public_key_bytes, 0))
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(ask)
+                while (msg := await b.receive_message())["t"] != "since":
+                    pass
+                k = 0
+                while not got:      # batches of 4 events until the asker stops waiting
+                    await b.send_message({"t": "batch", "id": msg["id"], "wires": wires[k % 40:k % 40 + 4],
+                                          "more": True})
+                    k += 4
+                    await trio.sleep(0)
+            held = sum(len(ev.wire) for ev in got)
+            assert 0 < held <= 64 << 10 and held + len(wires[0]) > 64 << 10
+            assert [ev.wire for ev in got] == wires[:len(got)]
+            await b.aclose()
+
+
 async def test_mesh_rejects_bad_settings():
     with pytest.raises(ValueError):
         Mesh(IDS[0], b"short", ALLOWED, lambda k, w: None)

@@ -401,7 +401,7 @@ def test_events_from_the_future_are_held_within_bounds():
     assert not any(seq > node_mod.MAX_AHEAD for seq in held)
     assert len(held[5]) == node_mod.MAX_PER_HEIGHT
     assert n.dropped_early == 3 + 10 - node_mod.MAX_PER_HEIGHT
-    assert n._early.size == sum(len(e.wire) for e in held[5])
+    assert n._early.size == sum(node_mod.held_cost(e) for e in held[5])
 
 
 def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():

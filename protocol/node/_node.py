@@ -193,6 +193,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
             log, secrets = LogWriter(self.log_path, self.game), SecretsFile(self.log_path, self.game)
         self.session = self.make_session(self.identity, self.rules, self.game, roster, config,
                                          log=log, secrets=secrets, agent=self.agent)
+        self._early.keep_roster(roster, self.height)
         for key in self.mesh.peer_keys():     # admitted in the lobby, but not in the game
             if key not in roster:
                 self.mesh.disconnect(key, self._allowed(key))   # GameStarted: in words
@@ -300,7 +301,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
             self._abort_against_me(ev)
             return
         if ev.seq > self.height:
-            self._early.hold(ev, self.height)
+            self._early.hold(ev, self.height, self.session.roster)
             return
         self._receive(ev)
         while self._early and not self.over:

@@ -34,7 +34,7 @@ from protocol.net.handshake import (
 )
 from protocol.crypto import Identity, fingerprint
 from protocol.log import SignedEvent
-from protocol.net.mesh.catchup import Requests, answer_payloads
+from protocol.net.mesh.catchup import MAX_ANSWER_BYTES, Requests, answer_payloads
 from protocol.net.mesh.conn import Conn, ConnTable, EventFrame, Retire, maybe_await, peer_host
 from protocol.net.mesh.gossip import Gossip, event_payload
 from protocol.net.mesh.peers import AddressBook, PeerAddress
@@ -45,7 +45,7 @@ from protocol.net.errors import (
 )
 
 __all__ = ["Mesh", "open_mesh", "PeerAddress", "DEFAULT_KEEPALIVE", "DEFAULT_PEER_TIMEOUT",
-           "DEFAULT_SEND_QUEUE", "MAX_ANSWERS_IN_FLIGHT", "OnEvent", "OnCatchup"]
+           "DEFAULT_SEND_QUEUE", "MAX_ANSWERS_IN_FLIGHT", "MAX_ANSWER_BYTES", "OnEvent", "OnCatchup"]
 
 DEFAULT_KEEPALIVE = 2.0          # seconds without sending before a ping
 DEFAULT_PEER_TIMEOUT = 10.0      # seconds without receiving before a peer is dropped

@@ -17,7 +17,13 @@ from protocol.net.mesh.conn import Conn
 from protocol.net.mesh.gossip import Gossip
 from protocol.net.errors import LOCAL, FrameTooLarge, TransportError
 
-__all__ = ["Pending", "Requests", "answer_payloads"]
+__all__ = ["Pending", "Requests", "answer_payloads", "MAX_ANSWER_BYTES"]
+
+# Wire bytes of one catch-up answer held by the asker (SPEC §28.8). A whole 4-player game
+# is about 2 MiB of wires; a peer answering with endless batches would otherwise fill
+# this peer's memory until the request times out. A longer answer is cut here: the asker
+# keeps the first events, in order, and asks again from its new height.
+MAX_ANSWER_BYTES = 8 << 20
 
 _BATCH_OVERHEAD = 64     # map, "t", "id", "more", list header
 _WIRE_OVERHEAD = 5       # bin32 header at most
@@ -31,6 +37,8 @@ class Pending:
     events: list[SignedEvent] = field(default_factory=list)   # parsed and checked on arrival
     done: trio.Event = field(default_factory=trio.Event)
     error: TransportError | None = None
+    size: int = 0          # wire bytes held in `events`
+    cut: bool = False      # ended at MAX_ANSWER_BYTES before its last batch
 
 
 class Requests:
@@ -62,7 +70,12 @@ class Requests:
                 pending.error = err
                 pending.done.set()
                 raise
+            if pending.size + len(ev.wire) > MAX_ANSWER_BYTES:
+                pending.cut = True       # the rest of this answer is ignored as late
+                pending.done.set()
+                return
             pending.events.append(ev)
+            pending.size += len(ev.wire)
         if not msg["more"]:
             pending.done.set()
 
