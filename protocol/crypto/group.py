@@ -26,8 +26,10 @@ import os
 
 from nacl import bindings as _na
 
+from protocol.errors import ProtocolError
 
-class GroupUnavailable(ImportError):
+
+class GroupUnavailable(ProtocolError, ImportError):
     """The system libsodium with ristretto255 (1.0.18 or later) could not be loaded."""
 
 
@@ -47,6 +49,7 @@ if not hasattr(_ps.sodium, "crypto_core_ristretto255_from_hash"):
 
 #: Which group the decks are on (benchmarks print it).
 GROUP_NAME = "ristretto255"
+
 POINT_BYTES = 32
 SCALAR_BYTES = 32
 #: Order of the prime-order subgroup: 2**252 + 27742317777372353535851937790883648493.
@@ -59,7 +62,7 @@ IDENTITY = bytes(32)
 H2P_TAG = b"p2p-asv/hash-to-point/v1"
 
 
-class GroupError(ValueError):
+class GroupError(ProtocolError, ValueError):
     """Base class for group-level errors."""
 
 

@@ -13,12 +13,13 @@ from protocol.session.game_rules import CHANCE, Agent, DeckRequest, GameRuleErro
 from protocol.session.lobby import NotTheCreator, creator_key_matches, first_hello_problem
 from protocol.session.local_game import StalledGame, run_local
 from protocol.session.peer import NotYourTurn, SessionPeer
+from protocol.session.phases import ENDED, DeckOp, EventKind, Phase
 from protocol.session.verify import (
     EXIT_INVALID, EXIT_UNFINISHED, EXIT_VALID, VerifyReport, verify_log,
 )
 
 __all__ = [
-    "Session", "SessionPeer", "NotYourTurn", "HASHED_PHASES", "MAX_PLAYERS", "card_table",
+    "Session", "SessionPeer", "NotYourTurn", "Phase", "EventKind", "DeckOp", "ENDED", "HASHED_PHASES", "MAX_PLAYERS", "card_table",
     "GameRules", "GameRuleError", "DeckRequest", "Agent", "CHANCE",
     "run_local", "StalledGame", "verify_log", "VerifyReport", "EXIT_VALID", "EXIT_INVALID",
     "EXIT_UNFINISHED", "ABORT_KIND", "make_abort", "abort_writers", "creator_key_matches",

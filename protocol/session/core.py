@@ -27,6 +27,7 @@ from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.log import Chain, SignedEvent, parse_event
 from protocol.session.game_rules import CHANCE, GameRuleError, GameRules
+from protocol.session.phases import ENDED, SETUP_KINDS, DeckOp, EventKind, Phase
 from protocol.crypto import WeakPublicKey, check_public_key, fingerprint
 from protocol.poker import PUBLISHED_KEY_BYTES
 from protocol.session.body import check_fields, is_bytes, want_bytes, want_list, want_map, want_str
@@ -39,7 +40,7 @@ __all__ = ["Session", "MAX_PLAYERS", "HASHED_PHASES", "card_table", "roster_prob
 
 MAX_PLAYERS = 8
 MAX_ACTION_TEXT = 512
-HASHED_PHASES = ("play",)     # events of this phase carry the state hash "h"
+HASHED_PHASES = (Phase.PLAY,)     # events of this phase carry the state hash "h"
 SEAT_TAG = b"p2p-asv/seat-order/v1"
 _TABLES: dict[tuple[str, ...], mp.CardTable] = {}
 
@@ -79,7 +80,7 @@ class Session:
         self.roster = list(roster) if roster is not None else None
         self.config = dict(config) if config is not None else None
         self.names: list[str] = []
-        self.phase = "hello"
+        self.phase = Phase.HELLO
         self.count = 0
         self.seat_keys: list[bytes] = []
         self.seat_of: dict[bytes, int] = {}
@@ -92,6 +93,7 @@ class Session:
         self._seat_round: cr.CommitRevealRound | None = None
         self._key_round: mp.KeySetupRound | None = None
         self._own = False
+        self._last_read: tuple[str, Any] | None = None   # (text, action) of the latest read
         self._version = 0
         self._hash: tuple[int, bytes] = (-1, b"")
 
@@ -102,26 +104,26 @@ class Session:
 
     @property
     def finished(self) -> bool:
-        return self.phase == "done"
+        return self.phase == Phase.DONE
 
     def next_author(self) -> bytes | None:
         """The one public key that may write the next event (None: anyone, only before
         the first hello names the roster, or nobody once done)."""
-        if self.phase == "hello":
+        if self.phase == Phase.HELLO:
             return None if self.roster is None else self.roster[self.count]
-        if self.phase in ("seat-commit", "seat-reveal"):
+        if self.phase in (Phase.SEAT_COMMIT, Phase.SEAT_REVEAL):
             return self.roster[self.count]
-        if self.phase in ("key-commit", "key-reveal"):
+        if self.phase in (Phase.KEY_COMMIT, Phase.KEY_REVEAL):
             return self.seat_keys[self.count]
-        if self.phase == "play":
+        if self.phase == Phase.PLAY:
             who = self.rules.to_move(self.state)
             return self.seat_keys[self.book.due_seat() if who == CHANCE else who]
         return None
 
-    def next_kind(self) -> str | None:
-        if self.phase == "play":
-            return self.book.due_kind() if self.rules.to_move(self.state) == CHANCE else "action"
-        return None if self.phase in ("done", "aborted", "halted") else self.phase
+    def next_kind(self) -> EventKind | None:
+        if self.phase == Phase.PLAY:
+            return EventKind(self.book.due_kind()) if self.rules.to_move(self.state) == CHANCE else EventKind.ACTION
+        return SETUP_KINDS.get(self.phase)   # None once the game has ended
 
     def state_hash(self) -> bytes:
         if self._hash[0] != self._version:
@@ -145,15 +147,15 @@ class Session:
             raise OutOfOrder(f"expected seq {self.chain.height}", seq=ev.seq, author=ev.author)
         if ev.kind == ABORT_KIND and ev.prev == self.chain.head:
             self._accept(ev, check_abort(self, ev))  # SPEC §29.6: a silent peer is named
-            self._next_phase("aborted")
+            self._next_phase(Phase.ABORTED)
             return ev
         if ev.kind == HALT_KIND and ev.prev == self.chain.head:
             note = check_halt(self, ev)  # SPEC §29.10: a refused event convicts its author
             self._accept(ev, note)
-            self._next_phase("halted")
+            self._next_phase(Phase.HALTED)
             return ev
-        if self.phase in ("done", "aborted", "halted"):
-            raise UnexpectedKind(f"the game is {'over' if self.phase == 'done' else self.phase}; "
+        if self.phase in ENDED:
+            raise UnexpectedKind(f"the game is {'over' if self.phase == Phase.DONE else self.phase}; "
                                  "nothing more may be written", seq=ev.seq, author=ev.author)
         want = self.next_author()
         if want is not None and ev.author != want:
@@ -218,7 +220,7 @@ class Session:
         self.names.append(body["name"])
         self.count += 1
         if self.count == self.players:
-            self._next_phase("seat-commit")
+            self._next_phase(Phase.SEAT_COMMIT)
             self._seat_round = cr.CommitRevealRound(self._lobby_names(), g.lp(SEAT_TAG, self.game))
         return f"hello {body['name']!r}"
 
@@ -237,7 +239,7 @@ class Session:
     def _lobby_names(self) -> list[str]:
         return [fingerprint(k) for k in self.roster]
 
-    def _next_phase(self, phase: str) -> None:
+    def _next_phase(self, phase: Phase) -> None:
         self.phase, self.count = phase, 0
 
     def _on_seat_commit(self, seq: int, author: bytes, body: dict) -> str:
@@ -245,7 +247,7 @@ class Session:
         self._seat_round.add_commit(fingerprint(author), body["c"])
         self.count += 1
         if self.count == self.players:
-            self._next_phase("seat-reveal")
+            self._next_phase(Phase.SEAT_REVEAL)
         return "commit to a seat-order value"
 
     def _on_seat_reveal(self, seq: int, author: bytes, body: dict) -> str:
@@ -260,7 +262,7 @@ class Session:
         order = cr.permutation_from_seed(self._seat_round.joint_value(), self.players)
         self.seat_keys = [self.roster[i] for i in order]
         self.seat_of = {k: s for s, k in enumerate(self.seat_keys)}
-        self._next_phase("key-commit")
+        self._next_phase(Phase.KEY_COMMIT)
         self._key_round = mp.KeySetupRound([fingerprint(k) for k in self.seat_keys], self.game)
         self._seated()
         return "reveal seat-order value; seats " + " ".join(fingerprint(k) for k in self.seat_keys)
@@ -273,7 +275,7 @@ class Session:
         self._key_round.add_commit(fingerprint(author), body["c"])
         self.count += 1
         if self.count == self.players:
-            self._next_phase("key-reveal")
+            self._next_phase(Phase.KEY_REVEAL)
         return "commit to a key share"
 
     def _on_key_reveal(self, seq: int, author: bytes, body: dict) -> str:
@@ -300,13 +302,23 @@ class Session:
                              [fingerprint(k) for k in self.seat_keys], self.publics, joint)
         self.state = self.rules.new_state(self.players, self.config)
         self._version += 1
-        self._next_phase("play")
+        self._next_phase(Phase.PLAY)
         self._sync(seq)
         return "reveal key share; joint key ready"
 
     # -- play ------------------------------------------------------------------------------
-    def _engine(self, seat: int, text: str) -> None:
-        self.rules.apply_action(self.state, seat, text)
+    def _read(self, text: str) -> Any:
+        """The game's action for `text`, read once: the writer's claims and the check of
+        its own event read the same text, and reuse the action (`read` sees no state)."""
+        last = self._last_read
+        if last is not None and last[0] == text:
+            return last[1]
+        action = self.rules.read(text)
+        self._last_read = (text, action)
+        return action
+
+    def _engine(self, seat: int, action: Any) -> None:
+        self.rules.apply_action(self.state, seat, action)
         self._version += 1
 
     def _sync(self, seq: int) -> None:
@@ -314,7 +326,7 @@ class Session:
         while True:
             who = self.rules.to_move(self.state)
             if who is None:  # every card that had to be shown was shown by shares (SPEC §26.7)
-                self._next_phase("done")
+                self._next_phase(Phase.DONE)
                 return
             if who != CHANCE:
                 return
@@ -323,11 +335,11 @@ class Session:
             if not self.book.complete():
                 return
             request = self.book.current.request
-            if request.kind == "deal":
+            if request.kind == DeckOp.DEAL:
                 self._dealt(request, seq)
             revealed = self.book.finish(seq)
             try:
-                self._engine(CHANCE, self.rules.chance_outcome(self.state, request, revealed))
+                self._engine(CHANCE, self._read(self.rules.chance_outcome(self.state, request, revealed)))
             except GameRuleError as exc:
                 raise DeckCorrupted(f"the game refuses the outcome of {request.kind} {request.deck}: "
                                     f"{exc}", seq=seq) from None
@@ -348,14 +360,15 @@ class Session:
         req = self.book.current.request
         self.book.accept_shares(seq, self.seat_of[author], author, body["s"], body["for"], own=self._own)
         self._sync(seq)
-        to = "all" if req.kind == "reveal" else f"seat {req.seat}"
+        to = "all" if req.kind == DeckOp.REVEAL else f"seat {req.seat}"
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
 
     def _on_action(self, seq: int, author: bytes, body: dict) -> str:
         check_fields(body, {"a": want_str(MAX_ACTION_TEXT), "p": want_list()}, seq, author)
         seat, text = self.seat_of[author], body["a"]
         try:
-            claims = self.rules.revealed_cards(self.state, seat, text)
+            action = self._read(text)
+            claims = self.rules.revealed_cards(self.state, seat, action)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
         except Exception as exc:  # a reader that breaks on hostile text refuses it (SPEC §26.5)
@@ -366,7 +379,7 @@ class Session:
         for (handle, label), raw in zip(claims, body["p"]):
             self.book.check_claim(seq, seat, author, handle, label, raw, own=self._own)
         try:
-            self._engine(seat, text)
+            self._engine(seat, action)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
         self._sync(seq)

@@ -16,6 +16,7 @@ from protocol.session.game_rules import Agent, GameRuleError, GameRules
 from protocol.crypto import Identity, fingerprint
 from protocol.session.core import HASHED_PHASES, SEAT_TAG, Session
 from protocol.session.errors import DeckCorrupted, SessionError
+from protocol.session.phases import EventKind, Phase
 
 __all__ = ["SessionPeer", "NotYourTurn"]
 
@@ -53,13 +54,13 @@ class SessionPeer(Session):
         """Write the halt carrying the refused event kept in `evidence` (SPEC §29.10) and
         return its wire, already logged; this peer then takes nothing more."""
         from protocol.session.halt import make_halt
-        if self.evidence is None or self.phase == "halted":
+        if self.evidence is None or self.phase == Phase.HALTED:
             raise NotYourTurn("no refused event to write a halt for", seq=self.chain.height, author=self.me)
         evidence, error = self.evidence
         ev = make_halt(self.identity, self, evidence, error)
         self._accept(ev, f"halt: {fingerprint(evidence.author)} at seq {ev.seq}: {type(error).__name__}: "
                          f"{error.reason}"[:380])
-        self._next_phase("halted")
+        self._next_phase(Phase.HALTED)
         return ev.wire
 
     def rewound(self, height: int) -> "SessionPeer":
@@ -92,9 +93,9 @@ class SessionPeer(Session):
                 self.rules.learn(self.view, handle, label)
 
     # -- writing -------------------------------------------------------------------------
-    def pending_obligation(self) -> str | None:
+    def pending_obligation(self) -> EventKind | None:
         """The kind of event this peer owes now, or None."""
-        if self.halted is not None or self.phase == "done" or self.next_author() != self.me:
+        if self.halted is not None or self.phase == Phase.DONE or self.next_author() != self.me:
             return None
         return self.next_kind()
 
@@ -125,26 +126,26 @@ class SessionPeer(Session):
         return ev.wire
 
     def _body(self, kind: str, seq: int, action: str | None) -> dict:
-        if kind == "hello":
+        if kind == EventKind.HELLO:
             return {"name": self.identity.name[:64], "roster": list(self.roster),
                     "rules": self.rules.name, "config": dict(self.config)}
-        if kind == "seat-commit":
+        if kind == EventKind.SEAT_COMMIT:
             return {"c": cr.commit(self._seat_value, g.lp(SEAT_TAG, self.game))}
-        if kind == "seat-reveal":
+        if kind == EventKind.SEAT_REVEAL:
             return {"r": self._seat_value}
-        if kind == "key-commit":
+        if kind == EventKind.KEY_COMMIT:
             return {"c": mp.key_commitment(self._key, self.game)}
-        if kind == "key-reveal":
+        if kind == EventKind.KEY_REVEAL:
             return {"k": mp.publish_key_share(self._key, self.game, self.identity.fingerprint).to_bytes()}
-        if kind == "shuffle":
+        if kind == EventKind.SHUFFLE:
             deck, proof = self.book.make_shuffle(seq, self.me)
             return {"d": deck, "p": proof}
-        if kind == "shares":
+        if kind == EventKind.SHARES:
             return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
-        if kind == "action":
+        if kind == EventKind.ACTION:
             text = action if action is not None else self._choose()
-            try:
-                claims = self.rules.revealed_cards(self.state, self.seat, text)
+            try:   # read once: _apply's check of this event reuses the action
+                claims = self.rules.revealed_cards(self.state, self.seat, self._read(text))
             except GameRuleError:
                 claims = []  # _apply will refuse the text with the rules' reason
             proofs = [self.book.make_claim_share(self._key, seq, self.seat, h)
