@@ -21,6 +21,7 @@ the result; ``validate_point`` is one decode.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 
@@ -49,6 +50,18 @@ if not hasattr(_ps.sodium, "crypto_core_ristretto255_from_hash"):
 
 #: Which group the decks are on (benchmarks print it).
 GROUP_NAME = "ristretto255"
+
+# The hot calls go to the library pysodium loaded, without its per-call version check
+# and wrappers (a few µs a call, a tenth of a multiplication): lengths are checked here.
+_lib = _ps.sodium
+
+
+def _out() -> ctypes.Array:
+    return ctypes.create_string_buffer(32)
+
+
+def _sized(*values: bytes) -> bool:
+    return all(isinstance(v, (bytes, bytearray)) and len(v) == 32 for v in values)
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
@@ -184,17 +197,19 @@ def validate_point(p: object) -> bytes:
         raise InvalidPoint("identity", p)
     if p[31] & 0x80:
         raise InvalidPoint("not a canonical ristretto255 encoding (top bit set)", p)
-    if not _ps.crypto_core_ristretto255_is_valid_point(p):
+    if _lib.crypto_core_ristretto255_is_valid_point(p) != 1:
         raise InvalidPoint("not a canonical ristretto255 encoding", p)
     return p
 
 
 def base_mul(s: bytes) -> bytes:
     """s·G (one base multiplication). Raises InvalidScalar for s = 0 (result would be identity)."""
-    try:
-        return _ps.crypto_scalarmult_ristretto255_base(s)
-    except ValueError as exc:
-        raise InvalidScalar("product is the identity (zero scalar)") from exc
+    out = _out()
+    if not _sized(s):
+        raise InvalidScalar(f"expected {SCALAR_BYTES} bytes")
+    if _lib.crypto_scalarmult_ristretto255_base(out, bytes(s)) != 0:
+        raise InvalidScalar("product is the identity (zero scalar)")
+    return out.raw
 
 
 def mul(s: bytes, p: bytes) -> bytes:
@@ -205,28 +220,28 @@ def mul(s: bytes, p: bytes) -> bytes:
     """
     if p[31] & 0x80:
         raise GroupError("scalar multiplication of a non-canonical encoding (top bit set)")
-    try:
-        return _ps.crypto_scalarmult_ristretto255(s, p)
-    except ValueError as exc:
-        raise GroupError("scalar multiplication gave the identity or the point was rejected") from exc
+    out = _out()
+    if not _sized(s, p) or _lib.crypto_scalarmult_ristretto255(out, bytes(s), bytes(p)) != 0:
+        raise GroupError("scalar multiplication gave the identity or the point was rejected")
+    return out.raw
 
 
 def add(p: bytes, q: bytes) -> bytes:
     if (p[31] | q[31]) & 0x80:
         raise GroupError("point addition of a non-canonical encoding (top bit set)")
-    try:
-        return _ps.crypto_core_ristretto255_add(p, q)
-    except ValueError as exc:
-        raise GroupError("point addition of an invalid encoding") from exc
+    out = _out()
+    if not _sized(p, q) or _lib.crypto_core_ristretto255_add(out, bytes(p), bytes(q)) != 0:
+        raise GroupError("point addition of an invalid encoding")
+    return out.raw
 
 
 def sub(p: bytes, q: bytes) -> bytes:
     if (p[31] | q[31]) & 0x80:
         raise GroupError("point subtraction of a non-canonical encoding (top bit set)")
-    try:
-        return _ps.crypto_core_ristretto255_sub(p, q)
-    except ValueError as exc:
-        raise GroupError("point subtraction of an invalid encoding") from exc
+    out = _out()
+    if not _sized(p, q) or _lib.crypto_core_ristretto255_sub(out, bytes(p), bytes(q)) != 0:
+        raise GroupError("point subtraction of an invalid encoding")
+    return out.raw
 
 
 def sum_points(points: list[bytes] | tuple[bytes, ...]) -> bytes:
