@@ -6,12 +6,15 @@ Run: .venv/bin/python benchmarks/verify_floors.py [--rounds R] [--old REV]   (a 
 * Shuffle verify, CPU ms a card, at 8, 52, 108 and 216 cards (a general deck).
 * Whole-log verify, CPU ms an event, on real game logs: `asv selfplay --players N --games 1
   --seed 11 --log-dir DIR` for 2, 3 and 4 players, each tree's logs made by that tree's own
-  asv (the same seed plays the same game; the encodings differ).
+  asv (a log of one group cannot be read by the other). The seed fixes the bots, but the
+  seat order and the shuffles come from fresh randomness (commit-reveal), so the games
+  differ between the trees and from run to run (the event counts are printed): compare
+  the figures per event.
 * The new floor: the primitives the new verifier does (variable-base and base
   multiplications, point checks, additions, Ed25519 signature checks), counted while it
   verifies and priced in the same process, in the same rounds.
 
-The old tree is `git archive REV` (default OLD_REV, the last commit on the Ed25519 group)
+The old tree is `git archive REV` (default OLD_REV: main on the Ed25519 group, as merged)
 unpacked in a temporary folder; both run with this virtual environment's Python, each
 tree first on sys.path (benchmarks/verify_worker.py). The machine is shared: rounds are
 interleaved (old, new, floor, then again), the medians are printed, and so is the load.
@@ -29,7 +32,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 NEW = os.path.dirname(HERE)
 WORKER = os.path.join(HERE, "verify_worker.py")
-OLD_REV = "4a58a04"       # benchmarks/group_choice.py's commit: the group is still Ed25519
+# main as merged into this branch before the move: the same engine (so the same games
+# from the same seed), the group still Ed25519
+OLD_REV = "b890d68"
 SIZES = (8, 52, 108, 216)
 PLAYERS = (2, 3, 4)
 
@@ -104,10 +109,11 @@ def main() -> None:
         fl = (8 * unit["mul"] + unit["base_mul"] + 2 * unit["validate_point"]) / 1e3
         print(f"  {n:>4} cards              {o:7.3f} {w:7.3f}   {o / w:6.2f}x    {fl:7.3f}    {w / fl:5.2f}")
     print("\nwhole-log verify, ms an event (real selfplay logs, seed 11)")
-    print("  players  events   old     new   speed-up   new floor  new/floor")
+    print("  players  events (old/new)   old     new   speed-up   new floor  new/floor")
     for p in PLAYERS:
         o, w, fl = med(logms["old"][p]), med(logms["new"][p]), med(floor_ms[p])
-        print(f"  {p:>7}  {events['new'][p]:6d} {o:7.3f} {w:7.3f}   {o / w:6.2f}x    {fl:7.3f}    {w / fl:5.2f}")
+        print(f"  {p:>7}  {events['old'][p]:6d}/{events['new'][p]:<6d}   {o:7.3f} {w:7.3f}   {o / w:6.2f}x"
+              f"    {fl:7.3f}    {w / fl:5.2f}")
     print("\nprimitives the new verifier did, per log: "
           + "; ".join(f"{p}p: " + ", ".join(f"{k} {v}" for k, v in floor_counts[p].items() if k != "events")
                       for p in PLAYERS))
