@@ -40,12 +40,12 @@ _NEEDS = ("the system libsodium 1.0.18 or later, which has ristretto255 "
 try:
     import pysodium as _ps
 except ImportError as exc:  # pysodium not installed
-    raise GroupUnavailable(f"p2p-asv needs {_NEEDS}: {exc}") from exc
+    raise GroupUnavailable(f"the mental-poker group needs {_NEEDS}: {exc}") from exc
 except (OSError, ValueError) as exc:  # pysodium found no libsodium to load
-    raise GroupUnavailable(f"p2p-asv needs {_NEEDS}: {exc}") from exc
+    raise GroupUnavailable(f"the mental-poker group needs {_NEEDS}: {exc}") from exc
 if not hasattr(_ps.sodium, "crypto_core_ristretto255_from_hash"):
     raise GroupUnavailable(
-        f"p2p-asv needs {_NEEDS}; the one loaded ({_ps.sodium._name}, version "
+        f"the mental-poker group needs {_NEEDS}; the one loaded ({_ps.sodium._name}, version "
         f"{_ps.sodium.sodium_version_string().decode()}) has no ristretto255")
 
 #: Which group the decks are on (benchmarks print it).
