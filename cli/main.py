@@ -26,6 +26,7 @@ COMMANDS = {
     "log": "log",
     "replay": "replay",
     "play": "play",
+    "learn": "learn",
     "host": "host",
     "join": "join",
 }

@@ -18,6 +18,7 @@ from cli.netplay.join import join_game
 from cli.netplay.outcome import INTERRUPTED, GameOver, exit_code, user_error
 from cli.netplay.peer_names import ABORT_NOTE, abort_line
 from cli.netplay.printer import Printer
+from cli.repl.fullscreen import LiveScreenRepl, wants_screen
 from cli.repl.live import LiveRepl, NoteWriter, UiSink
 from cli.repl.loop import default_history, use_colour
 
@@ -108,6 +109,8 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     use_color = use_colour(args.no_color) if color is None else color
     if repl_class is LiveRepl and getattr(args, "auto_pass", False):
         repl_options.setdefault("auto_pass", True)
+    if repl_class is LiveRepl and wants_screen(args, input, output):
+        repl_class = LiveScreenRepl         # the full-screen game screen (SPEC §31.9)
     repl = repl_class(driver, color=use_color, input=input, output=output,
                       history=history or default_history(), **repl_options)
     if isinstance(repl, UiSink):

@@ -5,11 +5,11 @@ of the network."""
 from protocol.session.abort import ABORT_KIND, abort_writers, make_abort
 from protocol.session.core import HASHED_PHASES, MAX_PLAYERS, Session, card_table
 from protocol.session.errors import (
-    BadBody, BadKeyShare, BadShare, BadShuffle, BadShuffleProof, CardNotHeld, ClaimMismatch,
+    BadBody, BadDice, BadKeyShare, BadShare, BadShuffle, BadShuffleProof, CardNotHeld, ClaimMismatch,
     DeckCorrupted, IllegalMove, OpeningMismatch, SessionError, SessionHalted, StateHashMismatch,
     UnexpectedKind,
 )
-from protocol.session.game_rules import CHANCE, Agent, DeckRequest, GameRuleError, GameRules
+from protocol.session.game_rules import CHANCE, Agent, DeckRequest, DiceRequest, GameRuleError, GameRules
 from protocol.session.lobby import NotTheCreator, creator_key_matches, first_hello_problem
 from protocol.session.local_game import StalledGame, run_local
 from protocol.session.peer import NotYourTurn, SessionPeer
@@ -20,11 +20,11 @@ from protocol.session.verify import (
 
 __all__ = [
     "Session", "SessionPeer", "NotYourTurn", "Phase", "EventKind", "DeckOp", "ENDED", "HASHED_PHASES", "MAX_PLAYERS", "card_table",
-    "GameRules", "GameRuleError", "DeckRequest", "Agent", "CHANCE",
+    "GameRules", "GameRuleError", "DeckRequest", "DiceRequest", "Agent", "CHANCE",
     "run_local", "StalledGame", "verify_log", "VerifyReport", "EXIT_VALID", "EXIT_INVALID",
     "EXIT_UNFINISHED", "ABORT_KIND", "make_abort", "abort_writers", "creator_key_matches",
     "first_hello_problem", "NotTheCreator",
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare", "BadShuffle",
     "BadShuffleProof", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove", "StateHashMismatch",
-    "DeckCorrupted", "SessionHalted",
+    "DeckCorrupted", "SessionHalted", "BadDice",
 ]

@@ -23,10 +23,12 @@ from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.session.abort import ABORT_KIND, check_abort
 from protocol.session.dealing import DeckBook
+from protocol.session.dice_table import DiceTable
+from protocol.session.hand_over import accept_hand_over
 from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.log import Chain, SignedEvent, parse_event
-from protocol.session.game_rules import CHANCE, GameRuleError, GameRules
+from protocol.session.game_rules import CHANCE, DiceRequest, GameRuleError, GameRules
 from protocol.session.phases import ENDED, SETUP_KINDS, DeckOp, EventKind, Phase
 from protocol.crypto import WeakPublicKey, check_public_key, fingerprint
 from protocol.poker import PUBLISHED_KEY_BYTES
@@ -87,6 +89,8 @@ class Session:
         self.publics: list[bytes] = []
         self.state: Any = None
         self.book: DeckBook | None = None
+        self.dice: DiceTable | None = None      # the game's dice (SPEC §33.8)
+        self.leaving: list[int] = []            # seats the game removed, to hand over (SPEC §26.13)
         self.notes: list[str] = []
         self.halted: SessionError | None = None
         self.evidence: tuple[SignedEvent, SessionError] | None = None   # the due author's refused event
@@ -116,13 +120,21 @@ class Session:
         if self.phase in (Phase.KEY_COMMIT, Phase.KEY_REVEAL):
             return self.seat_keys[self.count]
         if self.phase == Phase.PLAY:
+            if self.leaving:
+                return self.seat_keys[self.leaving[0]]
             who = self.rules.to_move(self.state)
-            return self.seat_keys[self.book.due_seat() if who == CHANCE else who]
+            if who == CHANCE:
+                who = self.dice.due_seat() if self.dice.current is not None else self.book.due_seat()
+            return self.seat_keys[who]
         return None
 
     def next_kind(self) -> EventKind | None:
         if self.phase == Phase.PLAY:
-            return EventKind(self.book.due_kind()) if self.rules.to_move(self.state) == CHANCE else EventKind.ACTION
+            if self.leaving:
+                return EventKind.HAND_OVER
+            if self.rules.to_move(self.state) != CHANCE:
+                return EventKind.ACTION
+            return self.dice.due_kind() if self.dice.current is not None else EventKind(self.book.due_kind())
         return SETUP_KINDS.get(self.phase)   # None once the game has ended
 
     def state_hash(self) -> bytes:
@@ -300,6 +312,7 @@ class Session:
             return "reveal key share"
         self.book = DeckBook(self.game, card_table(self.rules.deck_labels()),
                              [fingerprint(k) for k in self.seat_keys], self.publics, joint)
+        self.dice = DiceTable(self.game, self.players)
         self.state = self.rules.new_state(self.players, self.config)
         self._version += 1
         self._next_phase(Phase.PLAY)
@@ -320,6 +333,24 @@ class Session:
     def _engine(self, seat: int, action: Any) -> None:
         self.rules.apply_action(self.state, seat, action)
         self._version += 1
+        self._departures()
+
+    def _departures(self) -> None:
+        """Seats the game has removed (its optional `departed(state)`, SPEC §26.13) leave the
+        dice at once, between rolls, and owe a hand-over before anything else is dealt.
+        Nothing is owed once the game is over."""
+        departed = getattr(self.rules, "departed", None)
+        if departed is None or self.rules.to_move(self.state) is None:
+            return
+        for seat in departed(self.state):
+            if seat not in self.book.departed and seat not in self.leaving:
+                self.leaving.append(seat)
+                if seat in self.dice.ledger.active:
+                    self.dice.ledger.forfeit(seat)
+
+    def hand_over_handles(self) -> list[int]:
+        """The cards a leaving seat must hand over: those the game may still deal or reveal."""
+        return [h for h in self.rules.hidden_handles(self.state) if h in self.book.cipher]
 
     def _sync(self, seq: int) -> None:
         """Run the game forward over every deck operation whose obligations are met."""
@@ -328,10 +359,14 @@ class Session:
             if who is None:  # every card that had to be shown was shown by shares (SPEC §26.7)
                 self._next_phase(Phase.DONE)
                 return
-            if who != CHANCE:
+            if who != CHANCE or self.dice.current is not None or self.leaving:   # a roll finishes at its last opening
                 return
             if self.book.current is None:
-                self.book.begin(self.rules.pending_chance(self.state), seq)
+                request = self.rules.pending_chance(self.state)
+                if isinstance(request, DiceRequest):
+                    self.dice.begin(request)
+                    return
+                self.book.begin(request, seq)
             if not self.book.complete():
                 return
             request = self.book.current.request
@@ -362,6 +397,30 @@ class Session:
         self._sync(seq)
         to = "all" if req.kind == DeckOp.REVEAL else f"seat {req.seat}"
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
+
+    def _on_hand_over(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"s": want_list(), "m": want_list(), "r": want_list(), "for": want_list()}, seq, author)
+        seat = self.seat_of[author]
+        handles = self.hand_over_handles()
+        accept_hand_over(self.book, seq, seat, author, body, handles, own=self._own)
+        self.leaving.remove(seat)
+        self._sync(seq)
+        return f"hand-over by seat {seat}: " + (" ".join(f"#{h}" for h in handles) or "no card")
+
+    def _on_dice_chain(self, seq: int, author: bytes, body: dict) -> str:
+        return self.dice.accept_chain(seq, self.seat_of[author], author, body)
+
+    def _on_dice_open(self, seq: int, author: bytes, body: dict) -> str:
+        request = self.dice.current
+        faces = self.dice.accept_open(seq, self.seat_of[author], author, body)
+        if faces is None:
+            return f"dice open roll {self.dice.ledger.roll_index} by seat {self.seat_of[author]}"
+        try:
+            self._engine(CHANCE, self._read(self.rules.chance_outcome(self.state, request, faces)))
+        except GameRuleError as exc:
+            raise DeckCorrupted(f"the game refuses the roll {faces}: {exc}", seq=seq) from None
+        self._sync(seq)
+        return f"dice open roll {self.dice.ledger.roll_index - 1}: " + " ".join(map(str, faces))
 
     def _on_action(self, seq: int, author: bytes, body: dict) -> str:
         check_fields(body, {"a": want_str(MAX_ACTION_TEXT), "p": want_list()}, seq, author)

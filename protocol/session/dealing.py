@@ -63,6 +63,7 @@ class DeckBook:
         self.shares: dict[int, dict[int, bytes]] = {}
         self.shuffles_checked = 0           # proofs verified (own shuffles are not re-checked)
         self.current: _Progress | None = None
+        self.departed: set[int] = set()     # seats that left and handed their part over (§26.13)
 
     # -- obligations -------------------------------------------------------------------
     def begin(self, request: DeckRequest, seq: int | None = None) -> None:
@@ -76,9 +77,9 @@ class DeckBook:
                 raise DeckCorrupted(f"the game asks to {request.kind} {' '.join(f'#{h}' for h in missing)} "
                                     f"of {request.deck}, under no card of any deck", seq=seq)
         if request.kind == "deal":
-            seats = [s for s in range(n) if s != request.seat]
+            seats = [s for s in range(n) if s != request.seat and s not in self.departed]
         else:
-            seats = list(range(n))
+            seats = [s for s in range(n) if s not in self.departed]
         progress = _Progress(request, seats)
         if request.kind == "shuffle":
             if request.labels is not None:

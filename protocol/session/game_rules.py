@@ -54,6 +54,21 @@ class DeckRequest:
                 raise ValueError("a shuffle fills its handles from labels or from source handles")
 
 
+@dataclass(frozen=True)
+class DiceRequest:
+    """A roll the game waits for (SPEC §33.8): `count` dice of `sides` sides, opened last by
+    `roller` (None: plain seat order). Returned by `pending_chance` beside DeckRequests; the
+    session draws it from every active seat's dice chain, and `chance_outcome` gets the
+    faces as `revealed`, a tuple of ints."""
+    sides: int
+    count: int
+    roller: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.sides <= 2 ** 32 or not 1 <= self.count <= 64:
+            raise ValueError("a roll is 1 to 64 dice of 2 to 2^32 sides")
+
+
 # An agent picks the next action text for its seat from the public state and its own view.
 # A network peer (protocol.node) calls it in a worker thread, as it may think for seconds,
 # unless the agent says it answers at once with an attribute `thinks = False`.

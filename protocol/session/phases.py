@@ -38,6 +38,9 @@ class EventKind(_WireName):
     ACTION = "action"
     SHUFFLE = "shuffle"
     SHARES = "shares"
+    DICE_CHAIN = "dice-chain"       # the fair dice (§33.8)
+    DICE_OPEN = "dice-open"
+    HAND_OVER = "hand-over"         # a seat the game removed (§26.13)
     ABORT = "abort"
     HALT = "halt"
     VOTE = "abort-vote"             # statements about a height, never chain events (§29.6)
