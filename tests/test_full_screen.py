@@ -149,7 +149,7 @@ def test_the_live_game_screen_shows_others_as_they_play_with_the_board_in_view()
     """LiveScreenRepl (asv host / join on a terminal): others' events reach the feed while
     the screen is open, help opens over the feed, and quit asks first, as in line mode."""
     from cli.repl.fullscreen import LiveScreenRepl
-    from test_repl_live import SlowOthers, run_with_script, wait_for
+    from tests.test_repl_live import SlowOthers, run_with_script, wait_for
     driver = SlowOthers(2, 1, seed=3)            # seat 1: the bot in seat 0 plays first
     with create_pipe_input() as pipe:
         repl = LiveScreenRepl(driver, color=False, input=pipe, output=DummyOutput())

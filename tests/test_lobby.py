@@ -9,7 +9,7 @@ import trio
 
 from cli.games.asv.adapter import AsvRules
 from cli.netplay.invite import parse_invite
-from net_helpers import Runner, bot_node, wait_until
+from tests.net_helpers import Runner, bot_node, wait_until
 from protocol.log import sign_event
 from protocol.crypto import Identity
 from protocol.net import Mesh

@@ -9,14 +9,16 @@ import pytest
 import trio
 
 from cli.games.asv.adapter import AsvRules
-from log_helpers import verify_logs
-from net_helpers import Runner, bot_node, open_game, wait_until
-from protocol import codec
+from tests.log_helpers import verify_logs
+from tests.net_helpers import Runner, bot_node, open_game, wait_until
 from protocol.net import FramedStream, Mesh, PeerRefused
 from protocol.crypto import Identity
 from protocol.log import scan_log, secrets_path
 from protocol.node import ResumeError, restore_peer
 from protocol.session import verify_log
+
+# whole games between peers over TCP: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
 
 GAME_LIMIT = 300       # seconds for one bot game in one process: a hang guard (a 4-peer game takes about
                        # 30 s on an idle 2-core machine, over 120 s when six test runs share it)

@@ -446,7 +446,7 @@ def test_the_prompt_names_whose_turn_and_asks_the_question():
 def test_an_offer_on_the_poll_stack_is_asked_as_the_discovery_question():
     """SPEC §31.6 with §8.2: the offers are windows on the poll stack, yet the prompt still
     names the discovery and the card kind, for the discoverer and for a seat to its left."""
-    from helpers_engine import Game, RiggedDealer
+    from tests.helpers_engine import Game, RiggedDealer
     from cli.games.asv.narrate import prompt
     from p2p_asv.actions import Discover, Move, Pass
     hands = [["Cephei"], ["Water"]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -170,6 +171,7 @@ class Terminal:
         os.close(self.master)
 
 
+@pytest.mark.e2e
 def test_two_people_on_two_terminals(tmp_path):
     """Issue 8 item 12: two human seats over TCP on pseudo-terminals. During the other's
     turn `scores` answers at once and an action is refused, not queued; the other's draw

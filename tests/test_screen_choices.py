@@ -9,12 +9,12 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-import test_specials as S
+import tests.test_specials as S
 from cli.games.legal_list import families, family_line
 from cli.repl.local import LocalGame
 from cli.repl.loop import Repl
-from helpers_engine import REFILL
-from test_repl import said
+from tests.helpers_engine import REFILL
+from tests.test_repl import said
 
 
 def driver_of(g, seat: int = 0) -> LocalGame:

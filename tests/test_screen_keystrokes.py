@@ -5,7 +5,7 @@ scripted two-player game typed through the real REPL (tests/keystroke_helpers.py
 from __future__ import annotations
 
 from cli.main import build_parser
-from keystroke_helpers import typed_game
+from tests.keystroke_helpers import typed_game
 
 
 def test_with_auto_pass_nothing_with_one_answer_is_typed_and_a_game_costs_far_fewer_lines():

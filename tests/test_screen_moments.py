@@ -7,16 +7,16 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-import test_specials as S
+import tests.test_specials as S
 from cli.repl.local import LocalGame
 from cli.repl.loop import Repl
-from helpers_engine import MOVE, Game, RiggedDealer
+from tests.helpers_engine import MOVE, Game, RiggedDealer
 from p2p_asv import actions as A
 from p2p_asv.geometry import square_name
 from p2p_asv.state import TILES
 from p2p_asv.tiles import TILE_BY_ID
-from test_repl import said, to_phase
-from test_screen_choices import driver_of
+from tests.test_repl import said, to_phase
+from tests.test_screen_choices import driver_of
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def test_a_placement_refused_for_its_sides_says_galaxy_and_deep_space(pipe):
 
 def test_the_scores_table_fits_80_columns_with_two_ships_a_seat():
     from cli.games.asv import render
-    from test_render import dealt_game
+    from tests.test_render import dealt_game
     state, _ = dealt_game(4)
     for seat in range(4):                  # a second ship, with an extra, for every seat
         first = state.ships_of(seat)[0]
