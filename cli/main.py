@@ -53,12 +53,21 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (``only``) one whose only complete subcommand is that one.
+
+    Each command module imports what its command needs (the REPL, trio, the node...), so
+    `asv verify LOG` builds only verify's part: the other commands are named (so a typo
+    still lists them) but their modules are not imported (issue 23: start-up time).
+    """
     parser = argparse.ArgumentParser(prog="asv", description="Peer-to-peer Amazing Space Venture")
     parser.add_argument("--version", action=VersionAction, nargs=0,
                         help="the program's version and the hash of its lock file (SPEC §30.1)")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module_name in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name)
+            continue
         module = importlib.import_module(f"cli.commands.{module_name}")
         p = sub.add_parser(name, help=summary(module.__doc__), description=summary(module.__doc__))
         module.add_arguments(p)
@@ -66,10 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_of(argv: list[str]) -> str | None:
+    """The subcommand `argv` names, when its first word is one (else the whole parser)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        parser = build_parser()   # inside: on a loaded machine the imports take seconds
+        parser = build_parser(_command_of(argv))   # inside: the imports can take seconds
         if not argv:   # `asv` alone: what a newcomer types first gets the commands, not an error
             parser.print_help()
             return 0

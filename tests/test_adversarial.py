@@ -17,8 +17,13 @@ from tests.session_helpers import craft, make_peers, run_until, step, writer
 from tests.toy_game import ToyRules, play_own_card
 
 RULES = ToyRules()
+# ristretto255 (SPEC §25.1) has no small-order elements: the attacks are an old
+# Ed25519 small-order encoding (not a ristretto255 one), a non-canonical field element
+# (RFC 9496 A.2: s = p), and a valid element with the top bit set, which libsodium
+# 1.0.18 would decode as the same element (a second encoding, to mark a card with).
 SMALL_ORDER = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
 NON_CANONICAL = b"\xed" + b"\xff" * 30 + b"\x7f"
+TOP_BIT = g.G[:31] + bytes([g.G[31] | 0x80])
 
 
 @pytest.fixture
@@ -121,7 +126,7 @@ def test_key_reveal_that_does_not_open_and_bad_proof(peers):
 
 def test_shuffle_with_an_invalid_or_small_order_point(peers):
     w = until(peers, "shuffle")
-    for bad in (SMALL_ORDER, NON_CANONICAL, g.IDENTITY):
+    for bad in (SMALL_ORDER, NON_CANONICAL, TOP_BIT, g.IDENTITY):
         rejected(peers, w, craft(w, lambda b: b.update(d=bad + b["d"][32:])), BadShuffle)
 
 
@@ -144,6 +149,8 @@ def test_wrong_decryption_share_and_bad_points_in_shares(peers):
     rejected(peers, w, craft(w, spoil(new_point=g.add(craft_point(w), g.G))), BadShare)
     rejected(peers, w, craft(w, spoil(proof_flip=True)), BadShare)
     rejected(peers, w, craft(w, spoil(new_point=SMALL_ORDER)), BadShare)
+    honest = craft_point(w)  # the true share, re-encoded with the top bit: still refused
+    rejected(peers, w, craft(w, spoil(new_point=honest[:31] + bytes([honest[31] | 0x80]))), BadShare)
     rejected(peers, w, craft(w, spoil(new_point=g.IDENTITY)), BadShare)
     rejected(peers, w, craft(w, lambda b: b.update(s=[])), BadBody)
 

@@ -24,3 +24,17 @@ def test_asv_alone_prints_the_commands_and_succeeds(capsys):
     assert out.startswith("usage: asv")
     for name in COMMANDS:
         assert name in out
+
+
+def test_verify_imports_only_its_own_command():
+    """`asv verify` builds only its own subcommand (issue 23: start-up): the REPL, trio and
+    the other commands' modules stay unimported; a fresh interpreter shows it."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom cli.main import main\nmain(['verify', '/nonexistent/x.asvlog'])\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('prompt_toolkit', 'trio')"
+            " or m.startswith(('cli.commands.', 'protocol.node', 'cli.repl', 'cli.netplay'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "['cli.commands.log_tools', 'cli.commands.verify']"

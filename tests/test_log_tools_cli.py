@@ -155,6 +155,7 @@ def test_a_log_of_rules_this_asv_does_not_know_cannot_be_checked_and_is_not_inva
         assert main(argv) == 3, argv
         out = capsys.readouterr().out
         assert "INVALID" not in out and "rules 'amazing-space-venture/0'" in out, out
+        assert "Ed25519 points, now they are ristretto255" in out, out
     assert main(["verify", "--json", path]) == 3
     assert json.loads(capsys.readouterr().out)["readable"] is False
     assert main(["log", "export", path]) == 3

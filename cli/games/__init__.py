@@ -103,7 +103,17 @@ def unknown_rules(path: str | Path) -> str | None:
 def other_rules_reason(path: str | Path, name: str) -> str:
     known = ", ".join(kit.rules_name for kit in all_kits())
     return (f"cannot check {path}: it was played under rules {name!r}, which this asv does not know "
-            f"(it plays {known}); check it with the asv version that wrote it")
+            f"(it plays {known}){_why_not(name)}; check it with the asv version that wrote it")
+
+
+def _why_not(name: str) -> str:
+    """For an earlier version of a game this asv plays: what changed, if it was the group."""
+    family, _, version = name.rpartition("/")
+    for kit in all_kits():
+        if kit.rules_name.rpartition("/")[0] == family and version.isdigit() and int(version) < kit.group_since:
+            return (f"; before {family}/{kit.group_since} keys and decks were Ed25519 points, "
+                    "now they are ristretto255 ones (SPEC §25.1), so its proofs cannot be checked here")
+    return ""
 
 
 def game_of_log(path: str | Path) -> GameKit:

@@ -45,6 +45,7 @@ class GameKit(Protocol):
     min_players: int
     max_players: int
     rules_name: str                   # the session's `rules` (SPEC §26.2)
+    group_since: int                  # first version of `rules` on ristretto255 (SPEC §25.1)
     bot_kinds: tuple[str, ...]        # includes "random" and "greedy"
     engine_errors: tuple[type[Exception], ...]   # what apply/parse raise for a refused action
 

@@ -1,4 +1,4 @@
-"""Cryptographic building blocks (SPEC §20, §24, §25.1-§25.2): the Ed25519 group and its
+"""Cryptographic building blocks (SPEC §20, §24, §25.1-§25.2): the ristretto255 group and its
 proofs, commit-reveal rounds, and player identities. Depends only on protocol's base
 (errors, codec, fingerprint). `group` and `proofs` are used as modules (`g`, `pf`)."""
 from protocol.crypto.commit_reveal import CommitRevealRound, commit

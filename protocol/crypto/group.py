@@ -1,25 +1,67 @@
-"""The prime-order Ed25519 group through libsodium (SPEC §25.1).
+"""The ristretto255 group through the system libsodium (SPEC §25.1).
 
-Points are 32-byte compressed Edwards encodings; scalars are 32-byte little-endian
-integers reduced modulo the group order L. Every point that arrives from outside must
-pass :func:`validate_point` before use; every scalar from outside must pass
-:func:`validate_scalar`.
+Points are 32-byte ristretto255 encodings: the prime-order group of the Ed25519 curve
+with an encoding in which every string that decodes is a valid group element, so
+checking an arriving point *is* decoding it (no separate subgroup check, no small-order
+points to refuse). Scalars are 32-byte little-endian integers reduced modulo the group
+order L, the same order as the Ed25519 subgroup, so the scalar arithmetic stays PyNaCl's.
+Every point that arrives from outside must pass :func:`validate_point` before use; every
+scalar from outside must pass :func:`validate_scalar`.
 
-Cost notes (the benchmark uses them): ``mul`` is one variable-base scalar
-multiplication (libsodium also re-checks the input point, which costs about one more);
-``base_mul`` uses libsodium's precomputed base table and is ~5x cheaper; ``add``/``sub``
-are cheap; ``validate_point`` includes a subgroup check worth about half a ``mul``.
+PyNaCl's bundled libsodium is built without ristretto255; pysodium binds the system
+libsodium (1.0.18 or later has ristretto255). ``benchmarks/group_choice.py`` measured the
+move: a variable-base multiplication 1.7-2.1x faster than the Ed25519 one and an arriving
+point's check 7.5-9x cheaper.
+
+Cost notes (the benchmark uses them): ``mul`` is one variable-base scalar multiplication
+(libsodium decodes, and so re-checks, the input point); ``base_mul`` uses libsodium's
+precomputed base table and is ~3x cheaper; ``add``/``sub`` decode both inputs and encode
+the result; ``validate_point`` is one decode.
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 
 from nacl import bindings as _na
-from nacl import exceptions as _nacl_exc
 
 from protocol.errors import ProtocolError
+
+
+class GroupUnavailable(ProtocolError, ImportError):
+    """The system libsodium with ristretto255 (1.0.18 or later) could not be loaded."""
+
+
+_NEEDS = ("the system libsodium 1.0.18 or later, which has ristretto255 "
+          "(Debian/Ubuntu: apt-get install libsodium23; Fedora: dnf install libsodium; "
+          "macOS: brew install libsodium) and the Python package pysodium")
+try:
+    import pysodium as _ps
+except ImportError as exc:  # pysodium not installed
+    raise GroupUnavailable(f"the mental-poker group needs {_NEEDS}: {exc}") from exc
+except (OSError, ValueError) as exc:  # pysodium found no libsodium to load
+    raise GroupUnavailable(f"the mental-poker group needs {_NEEDS}: {exc}") from exc
+if not hasattr(_ps.sodium, "crypto_core_ristretto255_from_hash"):
+    raise GroupUnavailable(
+        f"the mental-poker group needs {_NEEDS}; the one loaded ({_ps.sodium._name}, version "
+        f"{_ps.sodium.sodium_version_string().decode()}) has no ristretto255")
+
+#: Which group the decks are on (benchmarks print it).
+GROUP_NAME = "ristretto255"
+
+# The hot calls go to the library pysodium loaded, without its per-call version check
+# and wrappers (a few µs a call, a tenth of a multiplication): lengths are checked here.
+_lib = _ps.sodium
+
+
+def _out() -> ctypes.Array:
+    return ctypes.create_string_buffer(32)
+
+
+def _sized(*values: bytes) -> bool:
+    return all(isinstance(v, (bytes, bytearray)) and len(v) == 32 for v in values)
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
@@ -27,7 +69,7 @@ SCALAR_BYTES = 32
 L = 2**252 + 27742317777372353535851937790883648493
 
 #: Encoding of the group identity (neutral element). Never accepted from outside.
-IDENTITY = b"\x01" + bytes(31)
+IDENTITY = bytes(32)
 
 #: Domain tag of the hash-to-point retry counter input (SPEC §25.1).
 H2P_TAG = b"p2p-asv/hash-to-point/v1"
@@ -138,11 +180,13 @@ def hash_to_scalar(*parts: bytes) -> bytes:
 
 
 def validate_point(p: object) -> bytes:
-    """Return ``p`` as bytes if it is a canonical, prime-order-subgroup, non-identity point.
+    """Return ``p`` as bytes if it is a canonical ristretto255 encoding of a non-identity element.
 
-    libsodium's ``is_valid_point`` checks canonical encoding, on-curve, main subgroup and
-    not small order; the identity is small order so it fails too, but we check it
-    explicitly so the error says so.
+    A ristretto255 decode accepts only canonical encodings of elements of the prime-order
+    group, so it is the whole check; the identity decodes, and is refused here by name.
+    libsodium 1.0.18's decode ignores the top bit (bit 255), so a point with it set would
+    decode to the same element as the one without: a second encoding a shuffler could use
+    to mark a card. RFC 9496 requires that bit clear, and so do we, before the decode.
     """
     if not isinstance(p, (bytes, bytearray)):
         raise InvalidPoint(f"expected bytes, got {type(p).__name__}", None)
@@ -151,33 +195,53 @@ def validate_point(p: object) -> bytes:
         raise InvalidPoint(f"length {len(p)}, expected {POINT_BYTES}", p)
     if p == IDENTITY:
         raise InvalidPoint("identity", p)
-    if not _na.crypto_core_ed25519_is_valid_point(p):
-        raise InvalidPoint("non-canonical, off-curve, small-order or outside the prime-order subgroup", p)
+    if p[31] & 0x80:
+        raise InvalidPoint("not a canonical ristretto255 encoding (top bit set)", p)
+    if _lib.crypto_core_ristretto255_is_valid_point(p) != 1:
+        raise InvalidPoint("not a canonical ristretto255 encoding", p)
     return p
 
 
 def base_mul(s: bytes) -> bytes:
     """s·G (one base multiplication). Raises InvalidScalar for s = 0 (result would be identity)."""
-    try:
-        return _na.crypto_scalarmult_ed25519_base_noclamp(s)
-    except _nacl_exc.RuntimeError as exc:
-        raise InvalidScalar("product is the identity (zero scalar)") from exc
+    out = _out()
+    if not _sized(s):
+        raise InvalidScalar(f"expected {SCALAR_BYTES} bytes")
+    if _lib.crypto_scalarmult_ristretto255_base(out, bytes(s)) != 0:
+        raise InvalidScalar("product is the identity (zero scalar)")
+    return out.raw
 
 
 def mul(s: bytes, p: bytes) -> bytes:
-    """s·P (one variable-base multiplication). P must already be a validated point."""
-    try:
-        return _na.crypto_scalarmult_ed25519_noclamp(s, p)
-    except _nacl_exc.RuntimeError as exc:
-        raise GroupError("scalar multiplication gave the identity or the point was rejected") from exc
+    """s·P (one variable-base multiplication). P must already be a validated point.
+
+    libsodium decodes P again, so this refuses whatever validate_point refuses (the top
+    bit too, which libsodium 1.0.18 ignores): the shuffle verifier relies on it.
+    """
+    if p[31] & 0x80:
+        raise GroupError("scalar multiplication of a non-canonical encoding (top bit set)")
+    out = _out()
+    if not _sized(s, p) or _lib.crypto_scalarmult_ristretto255(out, bytes(s), bytes(p)) != 0:
+        raise GroupError("scalar multiplication gave the identity or the point was rejected")
+    return out.raw
 
 
 def add(p: bytes, q: bytes) -> bytes:
-    return _na.crypto_core_ed25519_add(p, q)
+    if (p[31] | q[31]) & 0x80:
+        raise GroupError("point addition of a non-canonical encoding (top bit set)")
+    out = _out()
+    if not _sized(p, q) or _lib.crypto_core_ristretto255_add(out, bytes(p), bytes(q)) != 0:
+        raise GroupError("point addition of an invalid encoding")
+    return out.raw
 
 
 def sub(p: bytes, q: bytes) -> bytes:
-    return _na.crypto_core_ed25519_sub(p, q)
+    if (p[31] | q[31]) & 0x80:
+        raise GroupError("point subtraction of a non-canonical encoding (top bit set)")
+    out = _out()
+    if not _sized(p, q) or _lib.crypto_core_ristretto255_sub(out, bytes(p), bytes(q)) != 0:
+        raise GroupError("point subtraction of an invalid encoding")
+    return out.raw
 
 
 def sum_points(points: list[bytes] | tuple[bytes, ...]) -> bytes:
@@ -190,21 +254,27 @@ def sum_points(points: list[bytes] | tuple[bytes, ...]) -> bytes:
     return acc
 
 
-#: The standard Ed25519 base point G.
+#: The ristretto255 base point G (the Ed25519 base point's coset, encoded e2f2ae0a…2d76).
 G = base_mul(scalar_from_int(1))
+
+
+def _from_hash(digest: bytes) -> bytes:
+    """libsodium's ristretto255 hash-to-group map of 64 bytes (kept apart so a test can
+    stand in a digest that maps to the identity)."""
+    return _ps.crypto_core_ristretto255_from_hash(digest)
 
 
 def hash_to_point(domain: bytes, label: bytes) -> bytes:
     """Deterministic map of (domain, label) to a valid group element (SPEC §25.1).
 
-    For counter i = 0, 1, ...: u = SHA-512(lp(H2P_TAG, domain, label, u32be(i)))[:32];
-    P = crypto_core_ed25519_from_uniform(u) (Elligator 2, cofactor cleared); return the
-    first P that passes validate_point. Retries are only needed for the negligible
-    inputs that map to the identity (e.g. u = 0).
+    For counter i = 0, 1, ...: u = SHA-512(lp(H2P_TAG, domain, label, u32be(i))) (all 64
+    bytes); P = crypto_core_ristretto255_from_hash(u) (two Elligator maps added, as in
+    RFC 9496); return the first P that passes validate_point. Retries are only needed
+    for the negligible inputs that map to the identity.
     """
     for counter in range(256):
         digest = hashlib.sha512(lp(H2P_TAG, domain, label, counter.to_bytes(4, "big"))).digest()
-        point = _na.crypto_core_ed25519_from_uniform(digest[:32])
+        point = _from_hash(digest)
         try:
             return validate_point(point)
         except InvalidPoint:

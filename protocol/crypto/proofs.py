@@ -1,4 +1,4 @@
-"""Non-interactive zero-knowledge proofs over the Ed25519 group (SPEC §25.2).
+"""Non-interactive zero-knowledge proofs over the ristretto255 group (SPEC §25.2).
 
 * Schnorr proof of knowledge of x with Y = x·G (key shares).
 * Chaum-Pedersen proof that log_G(Y) = log_C(D) (decryption shares: D = x·C1).
@@ -146,8 +146,8 @@ def verify_equal_dlog(public: bytes, base2: bytes, share: bytes, proof: Proof, c
 
     Recomputes A = s·G − c·Y and B = s·C − c·D and requires c = H(tag, ctx, G, Y, C, D, A, B).
     ``share`` (the incoming point) is validated explicitly; ``public`` and ``base2`` are
-    normally already-validated state, and libsodium's variable-base multiplication
-    rejects any point outside the prime-order subgroup anyway, so no extra check is paid.
+    normally already-validated state, and the variable-base multiplication (group.mul)
+    refuses any string that is not a ristretto255 encoding anyway, so no extra check is paid.
     """
     kind = "Chaum-Pedersen"
     for name, p in (("public key", public), ("base", base2)):

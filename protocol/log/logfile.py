@@ -179,6 +179,7 @@ class _RecordFile:
     def __init__(self, path: str | os.PathLike, game: bytes | None = None) -> None:
         self.path = Path(path)
         self.dropped_bytes = 0
+        self._unsynced = False   # records written since the last fsync (append(sync=False))
         if not self.path.exists():
             if game is None:
                 raise LogError("file does not exist and no game id was given to create it", path=str(self.path))
@@ -221,12 +222,20 @@ class _RecordFile:
         os.replace(tmp, self.path)  # a file either has its whole header or does not exist
         _fsync_dir(self.path)
 
-    def _append_payload(self, payload: bytes) -> None:
+    def _append_payload(self, payload: bytes, *, sync: bool = True) -> None:
         self._fh.write(_record(payload))  # one write per record: a crash leaves a prefix of it
-        self._fh.flush()
-        _fsync(self._fh.fileno())
+        self._fh.flush()                  # in the kernel now: it survives the program dying
+        if sync:
+            _fsync(self._fh.fileno())     # on the disk: it survives a power cut
+        self._unsynced = not sync
         self._records.append(payload)
         self.count += 1
+
+    def sync(self) -> None:
+        """fsync the records appended with ``sync=False`` since the last fsync, if any."""
+        if self._unsynced:
+            _fsync(self._fh.fileno())
+            self._unsynced = False
 
     @property
     def records(self) -> list[bytes]:
@@ -234,6 +243,8 @@ class _RecordFile:
         return list(self._records)
 
     def close(self) -> None:
+        if not self._fh.closed:
+            self.sync()
         self._fh.close()
 
     def __enter__(self):
@@ -260,10 +271,14 @@ class LogWriter(_RecordFile):
         del self._records[count:]
         self.count = count
 
-    def append(self, wire: bytes) -> None:
+    def append(self, wire: bytes, *, sync: bool = True) -> None:
         """Append one event's exact wire bytes. The writer frames bytes; verifying them
-        against the chain is the caller's job (Chain.append before LogWriter.append)."""
-        self._append_payload(bytes(wire))
+        against the chain is the caller's job (Chain.append before LogWriter.append).
+
+        ``sync=False`` (another peer's event, SPEC §23.4) leaves the fsync to the next
+        synced append or to close(): one fsync of the file makes every earlier record
+        durable, so a peer's own event, fsynced before it is sent, carries all before it."""
+        self._append_payload(bytes(wire), sync=sync)
 
 
 def secrets_path(log_path: str | os.PathLike) -> Path:

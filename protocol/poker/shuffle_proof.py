@@ -2,7 +2,7 @@
 
 Terelius–Wikström proof of a shuffle, in the form of the CHVote specification
 (GenShuffleProof / CheckShuffleProof) and Belenios' mixnet, written additively for
-ElGamal pairs (C1, C2) = (r·G, M + r·Y) over the prime-order Ed25519 group:
+ElGamal pairs (C1, C2) = (r·G, M + r·Y) over the prime-order ristretto255 group:
 
 * a Pedersen commitment C_j = ρ_j·G + H_{π⁻¹(j)} to the permutation matrix, one point
   per input position, under generators H_0..H_{n-1} nobody knows the logs of;
@@ -15,8 +15,8 @@ ElGamal pairs (C1, C2) = (r·G, M + r·Y) over the prime-order Ed25519 group:
 Non-interactive: the verifier recomputes every commitment t from the responses and
 accepts iff the hash of the transcript equals the proof's c. Every scalar in a proof must
 be canonical; every point of the proof and of the output deck is checked by libsodium's
-variable-base multiplication, which refuses anything non-canonical, small-order, or
-outside the prime-order subgroup exactly as ``group.validate_point`` does; a refused
+variable-base multiplication (group.mul), which refuses anything that is not a canonical
+ristretto255 encoding exactly as ``group.validate_point`` does (bar the identity); a refused
 point is then re-checked explicitly to say which one it was.
 
 Costs for an n-card deck (v = variable-base, b = base multiplication):

@@ -89,7 +89,9 @@ class SessionPeer(Session):
     # -- hooks ---------------------------------------------------------------------------
     def _logged(self, ev) -> None:
         if self.log is not None:
-            self.log.append(ev.wire)
+            # SPEC §23.4: own events reach the disk before they are sent; others' events
+            # are fsynced with the next own one (or at close), in groups
+            self.log.append(ev.wire, sync=ev.author == self.me)
 
     def _seated(self) -> None:
         self.seat = self.seat_of[self.me]

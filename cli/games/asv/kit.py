@@ -33,6 +33,7 @@ class AsvKit(KitBase):
     title = "Amazing Space Venture"
     min_players, max_players = 1, 4
     rules_name = RULES_NAME
+    group_since = 8   # the first rules version whose keys and decks are ristretto255 (SPEC §25.1)
     bot_kinds = tuple(BOTS)
     thinking_bots = ("search",)   # it thinks --think seconds a decision (SPEC §12.3)
     engine_errors = (EngineError,)

@@ -24,6 +24,7 @@ class TradingRaceKit(KitBase):
     title = "Space Trading Race"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     rules_name = RULES_NAME
+    group_since = 3   # the first rules version whose keys and decks are ristretto255 (SPEC §25.1)
     bot_kinds = tuple(BOTS)
     engine_errors = (TradingRaceError,)
     variants: tuple[str, ...] = ()        # one game; its time limit is an option

@@ -17,7 +17,7 @@ from space_walk.state import State
 
 __all__ = ["SpaceWalkRules", "RULES_NAME", "SeatView"]
 
-RULES_NAME = "space-walk/1"
+RULES_NAME = "space-walk/2"
 
 
 @dataclass(frozen=True)

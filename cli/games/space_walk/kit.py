@@ -42,6 +42,7 @@ class SpaceWalkKit(KitBase):
     title = "Space Walk"
     min_players, max_players = 2, 5
     rules_name = RULES_NAME
+    group_since = 2   # the first rules version whose keys are ristretto255 (SPEC §25.1)
     bot_kinds = tuple(BOTS)
     engine_errors = (SpaceWalkError,)
     variants = ("action-cards",)

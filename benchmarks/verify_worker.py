@@ -1,0 +1,135 @@
+"""One round of benchmarks/verify_floors.py, run inside a given source tree (old or new).
+
+Usage: python benchmarks/verify_worker.py TREE TASK [ARGS...]; prints one JSON object.
+TASK ``shuffle N...``: CPU ms a card to verify a shuffle proof of N cards (each size
+once, a general deck: every C1 a random point, as in a reshuffle). TASK ``log PATH...``:
+CPU ms an event to verify each log (signatures, chain, proofs, shares, rules replay).
+TASK ``floor PATH...`` (the new tree): how many of each primitive those verifications
+do, and each primitive's CPU cost measured in the same process.
+
+The tree's directory goes first on sys.path, so ``protocol`` is that tree's, whatever
+the virtual environment's editable install points at; the JSON says which file it used.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+TREE = os.path.abspath(sys.argv[1])
+sys.path.insert(0, TREE)
+
+from protocol.crypto import group as g  # noqa: E402
+from protocol.poker import deck as mp  # noqa: E402
+from protocol.poker import shuffle_proof as sp  # noqa: E402
+
+sp.remember_verified = False   # every round does the whole check
+
+
+def cpu(fn) -> float:
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
+
+
+def shuffle_task(sizes: list[int]) -> dict:
+    y = g.base_mul(g.random_scalar())
+    out = {}
+    for n in sizes:
+        table = mp.CardTable([f"c{i}" for i in range(n)])
+        fresh = mp.initial_deck(table, y)
+        before, _ = mp.shuffle_deck(fresh, y)          # a general deck: C1 are not all G
+        after, witness = mp.shuffle_deck(before, y)
+        proof = sp.prove_shuffle(before, after, witness, y, b"bench").to_bytes()
+        reps, spent = 0, 0.0
+        while spent < 0.25 or reps < 2:
+            spent += cpu(lambda: sp.verify_shuffle(before, after, proof, y, b"bench"))
+            reps += 1
+        out[str(n)] = spent / reps / n * 1e3
+    return out
+
+
+def _verify(path: str):
+    from cli.games import game_of_log
+    from protocol.session import verify_log
+
+    rules = game_of_log(path).session_rules()
+    box = {}
+
+    def run():
+        box["report"] = verify_log(path, rules)[0]
+    spent = cpu(run)
+    report = box["report"]
+    assert report.valid and report.finished, (path, report.reason)
+    return spent, report.events
+
+
+def log_task(paths: list[str]) -> dict:
+    out = {}
+    for path in paths:
+        spent, events = _verify(path)
+        out[path] = {"ms_per_event": spent / events * 1e3, "events": events}
+    return out
+
+
+def floor_task(paths: list[str]) -> dict:
+    """Count the primitives one verification does, then price them in this process."""
+    import protocol.log.events as ev
+    from protocol.crypto import identity
+
+    counts = {"mul": 0, "base_mul": 0, "validate_point": 0, "add": 0, "sub": 0, "sig": 0}
+    real = {name: getattr(g, name) for name in ("mul", "base_mul", "validate_point", "add", "sub")}
+    real_sig = ev.verify
+
+    def counting(name, fn):
+        def wrapper(*a, **k):
+            counts[name] += 1
+            return fn(*a, **k)
+        return wrapper
+    for name, fn in real.items():
+        setattr(g, name, counting(name, fn))
+    ev.verify = counting("sig", real_sig)
+    per_log = {}
+    try:
+        for path in paths:
+            for k in counts:
+                counts[k] = 0
+            _, events = _verify(path)
+            per_log[path] = {"events": events, **counts}
+    finally:
+        for name, fn in real.items():
+            setattr(g, name, fn)
+        ev.verify = real_sig
+    # unit costs (CPU µs), the same inputs kind the verifier sees
+    from protocol.crypto import Identity
+    s, p, q = g.random_scalar(), g.base_mul(g.random_scalar()), g.base_mul(g.random_scalar())
+    ident = Identity.generate()
+    msg = b"x" * 200
+    sig = ident.sign(msg)
+    units = {}
+    for name, fn in (("mul", lambda: g.mul(s, p)), ("base_mul", lambda: g.base_mul(s)),
+                     ("validate_point", lambda: g.validate_point(p)), ("add", lambda: g.add(p, q)),
+                     ("sub", lambda: g.sub(p, q)),
+                     ("sig", lambda: identity.verify(ident.public_key_bytes, msg, sig))):
+        n = 300
+        units[name] = cpu(lambda: [fn() for _ in range(n)]) / n * 1e6
+    return {"units_us": units, "counts": per_log}
+
+
+def main() -> None:
+    task, args = sys.argv[2], sys.argv[3:]
+    if task == "shuffle":
+        result = shuffle_task([int(a) for a in args])
+    elif task == "log":
+        result = log_task(args)
+    elif task == "floor":
+        result = floor_task(args)
+    else:
+        raise SystemExit(f"unknown task {task!r}")
+    print(json.dumps({"group_file": g.__file__, "group": getattr(g, "GROUP_NAME", "ed25519"),
+                      "result": result}))
+
+
+if __name__ == "__main__":
+    main()
