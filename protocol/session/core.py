@@ -369,5 +369,6 @@ class Session:
             self._engine(seat, text)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
+        self.book.shown.update(self.book.cipher[h].c1 for h, _ in claims)   # a claimed card is shown
         self._sync(seq)
         return text + (" [proved " + " ".join(f"#{h}" for h, _ in claims) + "]" if claims else "")

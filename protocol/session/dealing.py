@@ -62,6 +62,7 @@ class DeckBook:
         self.dealt_to: dict[int, int] = {}
         self.shares: dict[int, dict[int, bytes]] = {}
         self.shuffles_checked = 0           # proofs verified (own shuffles are not re-checked)
+        self.shown: set[bytes] = set()      # C1 of every ciphertext shown to the table (SPEC §25.7)
         self.current: _Progress | None = None
 
     # -- obligations -------------------------------------------------------------------
@@ -213,6 +214,7 @@ class DeckBook:
             except mp.UnknownCard:
                 raise DeckCorrupted(f"card #{h} of {req.deck} decrypts to no card", seq=seq) from None
             out.append((h, label))
+            self.shown.add(self.cipher[h].c1)
         return out
 
     # -- claims of played hidden cards -------------------------------------------------
