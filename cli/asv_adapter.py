@@ -28,7 +28,7 @@ from protocol.session import CHANCE, DeckRequest, GameRuleError
 
 __all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of", "bot_agent", "render_board"]
 
-RULES_NAME = "amazing-space-venture/6"
+RULES_NAME = "amazing-space-venture/7"
 PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest", "roles": "card",
           "peek": "card", "look": "card", "hand": "card"}
 assert ENGINE_CHANCE == CHANCE

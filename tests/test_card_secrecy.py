@@ -16,9 +16,6 @@ from protocol.session.outsider import readable_cards
 from secrecy_helpers import StagedRules, play_staged
 from session_helpers import make_peers, step
 
-# issue 24: today a card that passes from one player to another is readable by everyone
-LEAKS_TODAY = pytest.mark.xfail(strict=True, reason="issue 24: every seat's share of a card dealt twice is logged")
-
 
 def unshown(peer, labels):
     """The cards an outsider reads from `peer`'s chain that were never shown to the table."""
@@ -70,7 +67,6 @@ class HandOffRules:
         view[handle] = label
 
 
-@LEAKS_TODAY
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_card_dealt_to_one_seat_then_another_stays_hidden_from_the_rest(players):
     rules = HandOffRules()
@@ -81,10 +77,11 @@ def test_a_card_dealt_to_one_seat_then_another_stays_hidden_from_the_rest(player
     read = readable_cards(peers[0].chain.events, rules.LABELS)
     assert len(read) == 1 and read[0].c1 in peers[0].book.shown   # the revealed card, and only it
     assert read[0].label == peers[0].state["shown"]
-    assert peers[0].view[0] == peers[1].view[0]            # both receivers learnt #0
+    by_seat = {p.seat: p for p in peers}
+    assert by_seat[0].view[0] == by_seat[1].view[0]        # both receivers learnt #0, and only they
+    assert all(0 not in p.view for p in peers if p.seat > 1)
 
 
-@LEAKS_TODAY
 @pytest.mark.parametrize("players", [3, 4])
 def test_an_outsider_reads_no_card_it_was_not_shown_in_a_staged_game(monkeypatch, players):
     """Science Outpost and Espionage looks, Trading Post and The Scavenger, City of Banks'
@@ -98,3 +95,69 @@ def test_an_outsider_reads_no_card_it_was_not_shown_in_a_staged_game(monkeypatch
     assert deals["shares deal look"] and deals["shares deal hand"] and deals["shares deal port"]
     leaked = unshown(p, StagedRules().deck_labels())
     assert leaked == [], [(c.seq, p.notes[c.seq], c.label) for c in leaked]
+
+
+def test_a_refresh_is_a_proven_re_encryption_and_nothing_else():
+    """SPEC §25.11: the same card under new randomness; a copy, another card or a proof for
+    another context is refused."""
+    from protocol.crypto import group as g
+    from protocol.poker import deck as mp
+    from protocol.poker.refresh import RefreshProofError, refresh_card, verify_refresh
+    y = g.base_mul(g.scalar_from_int(33))
+    table = mp.CardTable(("a", "b"))
+    a, b = mp.initial_deck(table, y)
+    after, proof = refresh_card(a, y, b"ctx", "p0")
+    verify_refresh(a, after, proof.to_bytes(), y, b"ctx", "p0")
+    assert after.c1 != a.c1 and after.c2 != a.c2
+    x = g.scalar_from_int(33)   # the joint secret: the refreshed card is still "a"
+    assert table.label_of(g.sub(after.c2, g.mul(x, after.c1))) == "a"
+    for before, card, context, who in ((a, after, b"other", "p0"), (a, after, b"ctx", "p1"), (b, after, b"ctx", "p0"),
+                                       (a, a, b"ctx", "p0")):
+        with pytest.raises(RefreshProofError):
+            verify_refresh(before, card, proof.to_bytes(), y, context, who)
+    swapped = mp.Ciphertext(after.c1, g.add(after.c2, g.sub(table.point("b"), table.point("a"))))
+    with pytest.raises(RefreshProofError):   # the same randomness around another card
+        verify_refresh(a, swapped, proof.to_bytes(), y, b"ctx", "p0")
+
+
+def _to_refresh(peers):
+    """Step the hand-off game to its first due refresh."""
+    while peers[0].next_kind() != "refresh":
+        step(peers)
+
+
+def test_shares_written_where_a_refresh_is_due_are_refused_naming_the_card():
+    from protocol.session import UnexpectedKind
+    from session_helpers import craft, refused, writer
+    rules = HandOffRules()
+    peers = make_peers(rules, 3)
+    _to_refresh(peers)
+    cheat = writer(peers)
+    book = cheat.book
+    shares = {"s": [book.make_claim_share(cheat._key, cheat.chain.height, cheat.seat, 0)], "for": [[0, book.cipher[0].c1]]}
+    wire = craft(cheat, kind="shares", body=shares)
+    error = refused(peers, cheat, wire, UnexpectedKind, rules)
+    assert "#0" in error.reason and "refresh" in error.reason and "§25.7" in error.reason
+
+
+def test_a_refresh_with_a_bad_proof_or_input_is_refused_naming_its_author():
+    from protocol.session import BadBody, BadRefresh
+    from session_helpers import craft, refused, writer
+    rules = HandOffRules()
+    peers = make_peers(rules, 3)
+    _to_refresh(peers)
+    cheat = writer(peers)
+
+    def flip_proof(body):
+        body["p"] = body["p"][:40] + bytes([body["p"][40] ^ 1]) + body["p"][41:]
+
+    def replay_input(body):   # the card not re-randomised
+        body["d"] = body["for"][0][1]
+
+    def wrong_input(body):
+        body["for"] = [[0, body["d"]]]
+    assert "proof" in refused(peers, cheat, craft(cheat, flip_proof), BadRefresh, rules).reason
+    assert "C1" in refused(peers, cheat, craft(cheat, replay_input), BadRefresh, rules).reason
+    refused(peers, cheat, craft(cheat, wrong_input), BadBody, rules)
+    step(peers)   # the honest refresh goes through
+    assert peers[0].next_kind() == "refresh"

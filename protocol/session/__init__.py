@@ -5,7 +5,7 @@ of the network."""
 from protocol.session.abort import ABORT_KIND, abort_writers, make_abort
 from protocol.session.core import HASHED_PHASES, MAX_PLAYERS, Session, card_table
 from protocol.session.errors import (
-    BadBody, BadKeyShare, BadShare, BadShuffle, BadShuffleProof, CardNotHeld, ClaimMismatch,
+    BadBody, BadKeyShare, BadRefresh, BadShare, BadShuffle, BadShuffleProof, CardNotHeld, ClaimMismatch,
     DeckCorrupted, IllegalMove, OpeningMismatch, SessionError, SessionHalted, StateHashMismatch,
     UnexpectedKind,
 )
@@ -24,6 +24,6 @@ __all__ = [
     "EXIT_UNFINISHED", "ABORT_KIND", "make_abort", "abort_writers", "creator_key_matches",
     "first_hello_problem", "NotTheCreator",
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare", "BadShuffle",
-    "BadShuffleProof", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove", "StateHashMismatch",
+    "BadShuffleProof", "BadRefresh", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove", "StateHashMismatch",
     "DeckCorrupted", "SessionHalted",
 ]

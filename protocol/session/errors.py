@@ -9,7 +9,7 @@ from protocol.errors import EventError
 
 __all__ = [
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare",
-    "BadShuffle", "BadShuffleProof", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
+    "BadShuffle", "BadShuffleProof", "BadRefresh", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
     "StateHashMismatch", "DeckCorrupted", "SessionHalted",
 ]
 
@@ -44,6 +44,11 @@ class BadShuffleProof(BadShuffle):
     """A shuffle whose proof (SPEC §25.10) does not show its deck is a re-encrypted
     permutation of the exact input deck: a replaced, duplicated, substituted or forged
     card, a proof made for another event, or a bad point in the deck or the proof."""
+
+
+class BadRefresh(SessionError):
+    """A refreshed card (SPEC §25.11, §26.4) that is not a proven re-encryption of the card
+    under its handle, or repeats a C1 already in the game."""
 
 
 class BadShare(SessionError):

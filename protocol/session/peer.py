@@ -139,6 +139,10 @@ class SessionPeer(Session):
         if kind == "shuffle":
             deck, proof = self.book.make_shuffle(seq, self.me)
             return {"d": deck, "p": proof}
+        if kind == "refresh":
+            inputs = self.book.refresh_inputs()
+            cards, proofs = self.book.make_refresh(seq, self.seat, self.me)
+            return {"d": cards, "p": proofs, "for": inputs}
         if kind == "shares":
             return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
         if kind == "action":
