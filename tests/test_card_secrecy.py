@@ -161,3 +161,54 @@ def test_a_refresh_with_a_bad_proof_or_input_is_refused_naming_its_author():
     refused(peers, cheat, craft(cheat, wrong_input), BadBody, rules)
     step(peers)   # the honest refresh goes through
     assert peers[0].next_kind() == "refresh"
+
+
+def _leaky_log(tmp_path, monkeypatch, players=3):
+    """The hand-off game written by peers that deal without refreshing (the old session):
+    its log and the seq of each `shares` event of the second deal."""
+    from protocol.session.dealing import DeckBook
+    monkeypatch.setattr(DeckBook, "stale", lambda self, request: ())
+    peers = make_peers(HandOffRules(), players, log_dir=str(tmp_path))
+    while any(p.pending_obligation() is not None for p in peers):
+        step(peers)
+    for p in peers:
+        p.log.close()
+    deals = [i for i, note in enumerate(peers[0].notes) if note.startswith("shares deal d to seat 1")]
+    monkeypatch.undo()
+    return str(tmp_path / "peer0.asvlog"), deals, peers[0]
+
+
+def test_verify_names_the_event_of_a_deal_that_skips_the_refresh(tmp_path, monkeypatch):
+    from protocol.crypto import fingerprint
+    from protocol.session import verify_log
+    path, deals, writer_peer = _leaky_log(tmp_path, monkeypatch)
+    report, _ = verify_log(path, HandOffRules())
+    assert not report.valid and report.exit_code == 1
+    assert report.seq == deals[0] and report.events == deals[0]
+    assert report.author == fingerprint(writer_peer.chain.events[deals[0]].author)
+    assert "'refresh' event is due" in report.reason and "#0" in report.reason and "§25.7" in report.reason
+
+
+def test_verify_s_outsider_check_names_the_share_that_completes_a_card(tmp_path, monkeypatch):
+    """The check from the log's side (SPEC §25.7, §26.10): a replica whose deal rules let the
+    leak through still refuses the log, at the share that completes the unshown card."""
+    from protocol.session import verify_log
+    from protocol.session.dealing import DeckBook
+    path, deals, writer_peer = _leaky_log(tmp_path, monkeypatch)
+    monkeypatch.setattr(DeckBook, "stale", lambda self, request: ())
+    report, _ = verify_log(path, HandOffRules())
+    # the share of seat 0, the first receiver, completes the set of the card it was dealt
+    completing = next(i for i in deals if writer_peer.chain.events[i].author == writer_peer.seat_keys[0])
+    assert not report.valid and report.seq == completing and report.events == completing
+    assert report.reason.startswith("CardExposed") and "card #0" in report.reason and "never shown" in report.reason
+    assert report.head == writer_peer.chain.events[completing - 1].hash.hex()
+
+
+def test_the_logs_of_a_staged_game_verify_with_their_refreshes(tmp_path, monkeypatch):
+    from protocol.session import verify_log
+    peers = play_staged(monkeypatch, 3, 250, log_dir=str(tmp_path))
+    for p in peers:
+        p.log.close()
+    assert any(note.startswith("refresh") for note in peers[0].notes)
+    report, _ = verify_log(str(tmp_path / "peer1.asvlog"), StagedRules())
+    assert report.valid and report.exit_code == 2 and report.events == peers[0].chain.height

@@ -91,7 +91,7 @@ class DeckBook:
         if request.kind == "deal":
             # SPEC §25.7: the receiver's own share of a card already in the log would, with
             # this deal's shares, make every seat's share public: every seat re-encrypts it first
-            refresh = tuple(h for h in request.handles if request.seat in self.shares.get(h, {}))
+            refresh = self.stale(request)
             seats = [s for s in range(n) if s != request.seat]
         else:
             seats = list(range(n))
@@ -106,6 +106,11 @@ class DeckBook:
                 start = tuple(self._source_card(h, request) for h in request.source)
             progress.deck = start  # a reshuffle's input is exactly the cards under its source handles
         self.current = progress
+
+    def stale(self, request: DeckRequest) -> tuple[int, ...]:
+        """The handles of a deal whose current ciphertext already carries the receiver's own
+        share: dealt as they are, every seat's share of them would be in the log."""
+        return tuple(h for h in request.handles if request.seat in self.shares.get(h, {}))
 
     def _source_card(self, handle: int, request: DeckRequest) -> mp.Ciphertext:
         """The ciphertext under a reshuffle's source handle; a card no deck ever held

@@ -10,7 +10,7 @@ from protocol.errors import EventError
 __all__ = [
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare",
     "BadShuffle", "BadShuffleProof", "BadRefresh", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
-    "StateHashMismatch", "DeckCorrupted", "SessionHalted",
+    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "CardExposed",
 ]
 
 
@@ -80,3 +80,9 @@ class DeckCorrupted(SessionError):
 
 class SessionHalted(SessionError):
     """The session stopped after an unrecoverable disagreement and accepts nothing more."""
+
+
+class CardExposed(SessionError):
+    """An event that completes every seat's decryption share of a ciphertext never shown
+    to the table: anyone holding the log reads that card (SPEC §25.7). Found by `asv
+    verify`'s outsider check (protocol/session/verify.py)."""

@@ -1,6 +1,7 @@
 """Verify a game from one `.asvlog` alone (SPEC §26.10): framing, signatures, chain,
 every proof (each shuffle proof and decryption share as it is read), the game's rules
-and state hashes. Finished, unfinished and aborted logs are checked alike.
+and state hashes, and that no card becomes readable to an outsider unless it was shown to
+the table (SPEC §25.7). Finished, unfinished and aborted logs are checked alike.
 
 Strict: any framing problem (flipped byte, truncated record, trailing garbage) makes the
 log invalid, naming the record; only a clean log of an unfinished game is a "valid
@@ -16,6 +17,8 @@ from protocol.session.game_rules import GameRules
 from protocol.crypto import fingerprint
 from protocol.log import scan_log
 from protocol.session.core import Session
+from protocol.session.errors import CardExposed
+from protocol.session.outsider import OutsiderReader
 
 __all__ = ["VerifyReport", "verify_log", "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
 
@@ -63,6 +66,19 @@ def _author(raw: bytes | None) -> str | None:
         return raw.hex()
 
 
+def _check_secrecy(session: Session, reader: OutsiderReader, ev) -> None:
+    """SPEC §25.7, checked as an outsider reads the log: an event after which every seat's
+    share of a ciphertext is in the log, and that ciphertext was not shown to the table
+    (a public reveal, a claim), exposes that card. The replay's own deal rules (§26.4)
+    already refuse such an event; this is the check from the log's side, so that a
+    replica that got those rules wrong cannot pass a leaking log as valid."""
+    for card in reader.add(ev):
+        if session.book is None or card.c1 not in session.book.shown:
+            raise CardExposed(f"every seat's share of card #{card.handle} (C1 {card.c1.hex()[:16]}) is now in "
+                              "the log, and it was never shown to the table: anyone holding the log reads it",
+                              seq=ev.seq, author=ev.author)
+
+
 def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -> tuple[VerifyReport, Session | None]:
     """Replay the log (through seq `upto`, if given) with an observer Session."""
     try:
@@ -73,11 +89,13 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
         return VerifyReport(False, None, reason=f"cannot read {path}: {exc}"), None
     session = Session(rules, scan.game)
     report = VerifyReport(True, scan.game.hex())
+    reader = OutsiderReader()
     for index, wire in enumerate(scan.records):
         if upto is not None and index > upto:
             break
         try:
-            session.receive(wire)
+            ev = session.receive(wire)
+            _check_secrecy(session, reader, ev)
         except EventError as exc:
             report.valid = False
             report.seq = index  # the height where the log goes wrong; the event's own seq is in the reason
@@ -87,8 +105,10 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
         if scan.problem is not None and (upto is None or len(scan.records) <= upto):
             report.valid = False
             report.seq, report.reason = scan.problem.record_index, str(scan.problem)
-    report.events = session.chain.height
-    report.head = session.chain.head.hex()
+    # an event that exposes a card was applied before the outsider's check refused it
+    accepted = session.chain.events[:report.seq] if report.seq is not None else session.chain.events
+    report.events = len(accepted)
+    report.head = (accepted[-1].hash if accepted else bytes(32)).hex()
     report.finished = session.finished
     report.notes = list(session.notes)
     # who played: a forged game between other keys verifies too, so say whose game it is
