@@ -212,3 +212,47 @@ def test_the_logs_of_a_staged_game_verify_with_their_refreshes(tmp_path, monkeyp
     assert any(note.startswith("refresh") for note in peers[0].notes)
     report, _ = verify_log(str(tmp_path / "peer1.asvlog"), StagedRules())
     assert report.valid and report.exit_code == 2 and report.events == peers[0].chain.height
+
+
+def test_every_shuffle_and_refresh_proof_checks_from_the_log_alone(monkeypatch):
+    """SPEC §26.4: the first shuffle of a deck operation names its input (`labels` or `in`),
+    so a checker with no rules engine verifies every proof of a game with hand reshuffles,
+    and a first shuffle that names another input fails there."""
+    from protocol.log import sign_event
+    from protocol.session.shuffle_check import check_shuffles
+    peers = play_staged(monkeypatch, 3, 250)
+    events = peers[0].chain.events
+    shuffles = [ev for ev in events if ev.kind == "shuffle"]
+    reshuffles = [ev for ev in shuffles if "in" in ev.body]
+    assert reshuffles and any(note.startswith("shuffle hand") for note in peers[0].notes)
+    result = check_shuffles(events)
+    assert result.failures == []
+    assert result.shuffles == len(shuffles) and result.named == len(shuffles) // 3
+    assert result.refreshes == sum(len(ev.body["for"]) for ev in events if ev.kind == "refresh") > 0
+    # a reshuffle whose `in` names another input no longer checks (re-signed by its author)
+    target = reshuffles[0]
+    author = next(p for p in peers if p.me == target.author)
+    body = dict(target.body, **{"in": target.body["in"][64:] + target.body["in"][:64]})
+    forged = sign_event(author.identity, target.game, target.seq, target.prev, "shuffle", body)
+    tampered = check_shuffles([forged if ev.seq == target.seq else ev for ev in events])
+    assert [f[0] for f in tampered.failures] == [target.seq]
+
+
+def test_a_first_shuffle_that_misnames_its_input_is_refused():
+    from protocol.session import BadBody
+    from session_helpers import craft, refused, writer
+    rules = HandOffRules()
+    peers = make_peers(rules, 3)
+    while peers[0].phase != "play":
+        step(peers)
+    cheat = writer(peers)
+    assert cheat.pending_obligation() == "shuffle"
+    body = cheat._body("shuffle", cheat.chain.height, None)
+    assert body["labels"] == list(rules.LABELS)
+    refused(peers, cheat, craft(cheat, lambda b: b.update(labels=b["labels"][::-1])), BadBody, rules)
+    refused(peers, cheat, craft(cheat, lambda b: b.pop("labels")), BadBody, rules)
+    step(peers)
+    assert peers[0].chain.events[-1].body["labels"] == list(rules.LABELS)
+    second = writer(peers)   # a later shuffle takes the previous output and names nothing
+    assert set(second._body("shuffle", second.chain.height, None)) == {"d", "p"}
+    refused(peers, second, craft(second, lambda b: b.update(labels=list(rules.LABELS))), BadBody, rules)

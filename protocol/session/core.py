@@ -343,7 +343,12 @@ class Session:
         """Hook: the receiver of a deal decrypts its cards."""
 
     def _on_shuffle(self, seq: int, author: bytes, body: dict) -> str:
-        check_fields(body, {"d": want_bytes(), "p": want_bytes()}, seq, author)
+        named = self.book.shuffle_input()   # the first shuffle names its input (SPEC §26.4)
+        check_fields(body, {"d": want_bytes(), "p": want_bytes(),
+                            **{k: want_list() if k == "labels" else want_bytes() for k in named}}, seq, author)
+        if any(body[k] != v for k, v in named.items()):
+            what = "the new deck's labels, in order" if "labels" in named else "the reshuffled cards, in order"
+            raise BadBody(f'"{next(iter(named))}" must be {what}', seq=seq, author=author)
         deck = self.book.current.request.deck
         self.book.accept_shuffle(seq, self.seat_of[author], author, body["d"], body["p"], own=self._own)
         self._sync(seq)

@@ -141,6 +141,17 @@ class DeckBook:
         return p.refresh if p is not None and self.due_kind() == "refresh" and not self.complete() else ()
 
     # -- shuffles ----------------------------------------------------------------------
+    def shuffle_input(self) -> dict:
+        """What the first shuffle of a deck operation says of its input (SPEC §26.4), so a
+        third party checks its proof from the log alone: `labels` for a new deck, `in` (the
+        input ciphertexts) for a reshuffle; later shuffles take the previous one's output."""
+        p = self.current
+        if p.done:
+            return {}
+        if p.request.labels is not None:
+            return {"labels": list(p.request.labels)}
+        return {"in": mp.encode_deck(p.deck)}
+
     def make_shuffle(self, seq: int, author: bytes) -> tuple[bytes, bytes]:
         """(deck, proof) of a fresh shuffle of the current deck (SPEC §25.5, §25.10). The
         witness lives only here: the proof is all anybody needs, so it is never kept."""

@@ -137,8 +137,9 @@ class SessionPeer(Session):
         if kind == "key-reveal":
             return {"k": mp.publish_key_share(self._key, self.game, self.identity.fingerprint).to_bytes()}
         if kind == "shuffle":
+            named = self.book.shuffle_input()
             deck, proof = self.book.make_shuffle(seq, self.me)
-            return {"d": deck, "p": proof}
+            return {"d": deck, "p": proof, **named}
         if kind == "refresh":
             inputs = self.book.refresh_inputs()
             cards, proofs = self.book.make_refresh(seq, self.seat, self.me)
