@@ -256,3 +256,22 @@ def test_a_first_shuffle_that_misnames_its_input_is_refused():
     second = writer(peers)   # a later shuffle takes the previous output and names nothing
     assert set(second._body("shuffle", second.chain.height, None)) == {"d", "p"}
     refused(peers, second, craft(second, lambda b: b.update(labels=list(rules.LABELS))), BadBody, rules)
+
+
+def test_a_log_of_rules_version_6_cannot_be_checked_here(tmp_path, capsys):
+    """SPEC §27.1, §27.6: version 7 changed the deal events; a version-6 log is exit 3,
+    'cannot check', with the asv that wrote it named as the one that checks it."""
+    from cli.asv_adapter import RULES_NAME, AsvRules
+    from cli.main import main
+
+    class Version6(AsvRules):
+        name = "amazing-space-venture/6"
+    assert RULES_NAME == "amazing-space-venture/7"
+    peers = make_peers(Version6(), 2, log_dir=str(tmp_path))
+    for _ in range(2):
+        step(peers)
+    for p in peers:
+        p.log.close()
+    assert main(["verify", str(tmp_path / "peer0.asvlog")]) == 3
+    out = capsys.readouterr().out
+    assert "cannot check" in out and "'amazing-space-venture/6'" in out and "INVALID" not in out
