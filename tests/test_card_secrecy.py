@@ -82,17 +82,30 @@ def test_a_card_dealt_to_one_seat_then_another_stays_hidden_from_the_rest(player
     assert all(0 not in p.view for p in peers if p.seat > 1)
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_an_outsider_reads_no_card_it_was_not_shown_in_a_staged_game(monkeypatch, players):
+@pytest.fixture(scope="module", params=[3, 4])
+def staged(request, tmp_path_factory):
+    """The peers of a staged game after 600 events (its logs closed in `log_dir`)."""
+    log_dir = tmp_path_factory.mktemp(f"staged{request.param}")
+    with pytest.MonkeyPatch.context() as patch:
+        peers = play_staged(patch, request.param, 600, log_dir=str(log_dir))
+    for p in peers:
+        p.log.close()
+    return peers, log_dir
+
+
+def test_an_outsider_reads_no_card_it_was_not_shown_in_a_staged_game(staged):
     """Science Outpost and Espionage looks, Trading Post and The Scavenger, City of Banks'
-    blind take and `give`, Automata's looks at the Space Port deck: all within 600 events."""
-    peers = play_staged(monkeypatch, players, 600)
+    blind take and `give`, Automata's looks at the Space Port deck: all within 600 events,
+    and each card that changed hands in those ways was refreshed first."""
+    peers, _ = staged
     p = peers[0]
     actions = Counter(note.split()[0] for note in p.notes)
-    deals = Counter(note.split(":")[0].split(" to ")[0] for note in p.notes if note.startswith("shares deal"))
+    deals = Counter(note.split(":")[0].split(" to ")[0].split(" for ")[0] for note in p.notes
+                    if note.startswith(("shares deal", "refresh")))
     # the game really moved cards between players in each of these ways
-    assert actions["bank"] and actions["give"] and actions["automata"] and actions["special"]
+    assert actions["bank"] and actions["give"] and actions["automata"] and actions["special"] and actions["pick"]
     assert deals["shares deal look"] and deals["shares deal hand"] and deals["shares deal port"]
+    assert deals["refresh look"] and deals["refresh hand"] and deals["refresh port"]
     leaked = unshown(p, StagedRules().deck_labels())
     assert leaked == [], [(c.seq, p.notes[c.seq], c.label) for c in leaked]
 
@@ -204,30 +217,27 @@ def test_verify_s_outsider_check_names_the_share_that_completes_a_card(tmp_path,
     assert report.head == writer_peer.chain.events[completing - 1].hash.hex()
 
 
-def test_the_logs_of_a_staged_game_verify_with_their_refreshes(tmp_path, monkeypatch):
+def test_the_logs_of_a_staged_game_verify_with_their_refreshes(staged):
     from protocol.session import verify_log
-    peers = play_staged(monkeypatch, 3, 250, log_dir=str(tmp_path))
-    for p in peers:
-        p.log.close()
-    assert any(note.startswith("refresh") for note in peers[0].notes)
-    report, _ = verify_log(str(tmp_path / "peer1.asvlog"), StagedRules())
+    peers, log_dir = staged
+    report, _ = verify_log(str(log_dir / "peer1.asvlog"), StagedRules())
     assert report.valid and report.exit_code == 2 and report.events == peers[0].chain.height
 
 
-def test_every_shuffle_and_refresh_proof_checks_from_the_log_alone(monkeypatch):
+def test_every_shuffle_and_refresh_proof_checks_from_the_log_alone(staged):
     """SPEC §26.4: the first shuffle of a deck operation names its input (`labels` or `in`),
     so a checker with no rules engine verifies every proof of a game with hand reshuffles,
     and a first shuffle that names another input fails there."""
     from protocol.log import sign_event
     from protocol.session.shuffle_check import check_shuffles
-    peers = play_staged(monkeypatch, 3, 250)
+    peers, _ = staged
     events = peers[0].chain.events
     shuffles = [ev for ev in events if ev.kind == "shuffle"]
     reshuffles = [ev for ev in shuffles if "in" in ev.body]
     assert reshuffles and any(note.startswith("shuffle hand") for note in peers[0].notes)
     result = check_shuffles(events)
     assert result.failures == []
-    assert result.shuffles == len(shuffles) and result.named == len(shuffles) // 3
+    assert result.shuffles == len(shuffles) and result.named == len(shuffles) // len(peers)
     assert result.refreshes == sum(len(ev.body["for"]) for ev in events if ev.kind == "refresh") > 0
     # a reshuffle whose `in` names another input no longer checks (re-signed by its author)
     target = reshuffles[0]
