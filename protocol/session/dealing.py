@@ -5,6 +5,11 @@ The session hands each DeckRequest of the game to a DeckBook. The book turns it 
 obligations (one event per seat, in seat order), checks each arriving shuffle (its
 proof, SPEC §25.10) or share (its Chaum-Pedersen proof) and, once all are in, yields the
 outcome. Every check is made on arrival, so nothing is left for the end of the game.
+
+It also keeps which seats' shares of each handle's current ciphertext are in the log, so
+that a deal giving a seat a card it already shared (a card changing hands) first owes a
+proven refresh by every seat (SPEC §25.7, §25.11): otherwise the log would hold every
+seat's share of that card and anyone could read it.
 """
 from __future__ import annotations
 
