@@ -38,23 +38,25 @@ class StagedRules(AsvRules):
 
 
 def eager_agent(seed: str):
-    """A greedy bot that moves hidden cards whenever it can."""
-    bot = GreedyBot(seed)
+    """A greedy bot that moves hidden cards whenever it can, seeded by its seat (the seats
+    are drawn by commit-reveal, so a lobby seed would make every run another game)."""
+    bots: dict[int, GreedyBot] = {}
 
     def agent(state, view):
         for action in legal_actions(state, view):
             if (isinstance(action, A.PlaySpecial) and action.name in HIDDEN
                     or isinstance(action, (A.Bank, A.LookAutomata))):
                 return action.text()
+        bot = bots.setdefault(view.seat, GreedyBot(f"{seed}/{view.seat}"))
         return bot.choose(state, view).text()
     return agent
 
 
 def play_staged(monkeypatch, players: int, events: int, log_dir=None):
     """The peers of a staged game after `events` events (or its end)."""
-    shuffle = mp.shuffle_deck
+    from protocol.poker.shuffle import shuffle_deck as shuffle
     monkeypatch.setattr(mp, "shuffle_deck", lambda deck, key: shuffle(deck, key, permutation=range(len(deck))))
-    peers = make_peers(StagedRules(), players, agent_for=lambda k: eager_agent(f"staged/{k}"),
+    peers = make_peers(StagedRules(), players, agent_for=lambda k: eager_agent("staged"),
                        game=bytes(16), log_dir=log_dir)
     for _ in range(events):
         if not any(p.pending_obligation() is not None for p in peers):

@@ -103,7 +103,9 @@ def test_an_outsider_reads_no_card_it_was_not_shown_in_a_staged_game(staged):
     deals = Counter(note.split(":")[0].split(" to ")[0].split(" for ")[0] for note in p.notes
                     if note.startswith(("shares deal", "refresh")))
     # the game really moved cards between players in each of these ways
-    assert actions["bank"] and actions["give"] and actions["automata"] and actions["special"] and actions["pick"]
+    assert actions["bank"] and actions["give"] and actions["automata"] and actions["pick"]
+    specials = {note.split()[1].split(":")[1] for note in p.notes if note.startswith("special ")}
+    assert specials == {"science-outpost", "trading-post", "espionage", "the-scavenger"}, specials
     assert deals["shares deal look"] and deals["shares deal hand"] and deals["shares deal port"]
     assert deals["refresh look"] and deals["refresh hand"] and deals["refresh port"]
     leaked = unshown(p, StagedRules().deck_labels())
