@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cli.asv_adapter import AsvRules  # noqa: E402
+from cli.games.asv.adapter import AsvRules  # noqa: E402
 from protocol.log import scan_log  # noqa: E402
 from protocol.session import Session  # noqa: E402
 from protocol.poker import shuffle_proof as sp  # noqa: E402

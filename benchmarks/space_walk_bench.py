@@ -32,11 +32,11 @@ def engine_rate(players: int, bots: str, games: int, config: dict | None = None)
 def session_rate(players: int) -> tuple[float, float]:
     import tempfile
 
-    from cli.games import GAMES
-    from cli.local_peers import play_logged_game
+    from cli.games import kit_for
+    from cli.netplay.local_peers import play_logged_game
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        summary = play_logged_game(players, 1, ["random"] * players, out, {}, which=GAMES["space-walk"])
+        summary = play_logged_game(players, 1, ["random"] * players, out, {}, which=kit_for("space-walk"))
         seconds = time.perf_counter() - start
     return summary["events"] / seconds, seconds
 

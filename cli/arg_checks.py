@@ -7,6 +7,8 @@ import argparse
 import os
 from pathlib import Path
 
+from cli.errors import UserError
+
 __all__ = ["port_number", "positive_seconds", "seconds_from_zero", "at_least_one", "writable_folder"]
 
 
@@ -43,7 +45,7 @@ def at_least_one(text: str) -> int:
 
 def writable_folder(path: str | os.PathLike, command: str, option: str) -> Path:
     """Make the folder a command writes into (logs, keys) now, so a bad one is one line at
-    the start, never a traceback after a game's first events; raises SystemExit."""
+    the start, never a traceback after a game's first events; raises UserError."""
     folder = Path(path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -52,6 +54,6 @@ def writable_folder(path: str | os.PathLike, command: str, option: str) -> Path:
         probe.unlink()
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise SystemExit(f"asv {command}: cannot write into {option} {path} ({reason}); "
+        raise UserError(f"asv {command}: cannot write into {option} {path} ({reason}); "
                          f"give a folder you can write to, e.g. {option} ./asv-logs") from None
     return folder

@@ -1,4 +1,4 @@
-"""Entry point of the `asv` command: one subcommand per module in cli/, registered below."""
+"""Entry point of the `asv` command: one subcommand per module in cli/commands/, registered below."""
 from __future__ import annotations
 
 import argparse
@@ -7,6 +7,8 @@ import os
 import re
 import sys
 
+from cli.errors import UserError
+
 # Exit code after the reader of our output went away (`asv log show LOG | head`): the
 # code of a process ended by SIGPIPE, as `cat` would end (SPEC §27.6).
 EXIT_CLOSED_PIPE = 141
@@ -14,18 +16,18 @@ EXIT_CLOSED_PIPE = 141
 # verify...): the shell's 128 + SIGINT (SPEC §30).
 EXIT_INTERRUPTED = 130
 
-# name -> module in cli/ that defines add_arguments(parser) and run(args) -> int
+# name -> module in cli/commands/ that defines add_arguments(parser) and run(args) -> int
 COMMANDS = {
-    "selfplay": "cmd_selfplay",
-    "demo": "cmd_demo",
-    "catalog": "cmd_catalog",
-    "keygen": "cmd_keygen",
-    "verify": "cmd_verify",
-    "log": "cmd_log",
-    "replay": "cmd_replay",
-    "play": "cmd_play",
-    "host": "cmd_host",
-    "join": "cmd_join",
+    "selfplay": "selfplay",
+    "demo": "demo",
+    "catalog": "catalog",
+    "keygen": "keygen",
+    "verify": "verify",
+    "log": "log",
+    "replay": "replay",
+    "play": "play",
+    "host": "host",
+    "join": "join",
 }
 
 
@@ -43,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asv", description="Peer-to-peer Amazing Space Venture")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module_name in COMMANDS.items():
-        module = importlib.import_module(f"cli.{module_name}")
+        module = importlib.import_module(f"cli.commands.{module_name}")
         p = sub.add_parser(name, help=summary(module.__doc__), description=summary(module.__doc__))
         module.add_arguments(p)
         p.set_defaults(_module=module)
@@ -59,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         args = parser.parse_args(argv)
         return args._module.run(args) or 0
+    except UserError as exc:   # what the user typed or chose is refused: its message, no traceback
+        print(exc, file=sys.stderr)
+        return exc.code
     except BrokenPipeError:
         # The reader closed the pipe: stop quietly. Point stdout at /dev/null so the
         # interpreter's final flush does not raise a second time.

@@ -5,6 +5,7 @@ list `legal_actions(state, view)`, and `apply(state, seat, action)`. Chance even
 (shuffles, reveals, deals) come from a dealer: `LocalDealer` for tests and bots, the
 protocol's mental-poker decks in networked play.
 """
+from .actions import verbs
 from .dealer import LocalDealer
 from .endgame import result
 from .engine import apply, chance_request, legal_actions, parse_action, to_move
@@ -15,4 +16,4 @@ from .view import PlayerView
 
 __all__ = ["CHANCE", "EngineError", "GameState", "IllegalAction", "LocalDealer", "MalformedAction",
            "OutOfTurn", "PlayerView", "apply", "chance_request", "legal_actions", "new_game",
-           "parse_action", "result", "to_move"]
+           "parse_action", "result", "to_move", "verbs"]

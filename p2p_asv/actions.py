@@ -2,36 +2,56 @@
 
 Cards and tiles are named by handle: `#12`, or `#12:fighter-ship` when the action reveals
 what the handle is (a played card). Squares are `D-4`; a feature on a square is `D-4/1`.
+
+Each class owns its notation, as python-chess's moves do: its VERB, the FORMS its arguments
+take (for completion and help), `text()` and `from_args()`, which reads the words after the
+verb. `parse` dispatches through `PARSERS`, a table built from the classes, and `verbs()`
+gives the REPL the verbs and their argument shapes. Shapes: `N` a number, `#H` a handle,
+`#H:NAME` a named card, `SQ` a square, `SQ/P` a feature on it, `sN` a ship, `@N` a seat,
+`rR` a rotation, `ARG` a Special Action token (§14.1); any other word is literal; a shape
+ending in `...` may repeat.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import ClassVar
 
+from . import notation as T
 from .errors import MalformedAction
-from .geometry import Square, parse_square, square_name
+from .geometry import Square, square_name
+from .notation import SPECIAL_WORDS, Resolve, is_number, slug, special_token
+
+__all__ = ["DECKS", "SPECIAL_WORDS", "is_number", "slug", "special_token", "parse", "verbs",
+           "sort_key", "PARSERS", "PLAYER_ACTIONS", "CHANCE_ACTIONS", "Action",
+           "DrawTile", "PlaceTile", "ScrapTile", "NewShip", "Upgrade", "AttachExtra",
+           "PlaceProbe", "PlaceStation", "PlacePirate", "ScoreStation", "ScoreQuest", "Move",
+           "Discover", "BinaryDiscover", "PlayEnvironment", "PlayLifeForms", "PlayExplorer",
+           "Pass", "Discard", "DrawCard", "Peek", "TakePeeked", "LookAutomata", "Keep", "Bank",
+           "BankGive", "Fire", "Torpedo", "Plunder", "PlayRookie", "Reassign", "Escape",
+           "Teleport", "PlaySpecial", "Pick", "Next", "ChanceShuffle", "ChanceReveal",
+           "ChanceDeal"]
 
 DECKS = ("refuel", "port")
-
-
-def is_number(text: str) -> bool:
-    """ASCII digits only: str.isdigit() also accepts '²', which int() then refuses."""
-    return text.isascii() and text.isdigit()
-
-
-@lru_cache(maxsize=1024)   # a few hundred names, slugged for every listed action's text
-def slug(name: str) -> str:
-    """Card or tile name to a notation token: lower case, runs of other characters to '-'."""
-    return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")
+Forms = tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True, order=True)
 class DrawTile:
     pile: int                                  # 0-based; notation is 1-based
+    VERB: ClassVar[str] = "draw-tile"
+    FORMS: ClassVar[Forms] = (("N",),)
 
     def text(self) -> str:
-        return f"draw-tile {self.pile + 1}"
+        return f"{self.VERB} {self.pile + 1}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "DrawTile":
+        T.expect(args, 1, cls.VERB)
+        pile = T.number(args[0]) - 1
+        if pile < 0:
+            raise MalformedAction("piles are numbered from 1")
+        return cls(pile)
 
 
 @dataclass(frozen=True, order=True)
@@ -39,17 +59,33 @@ class PlaceTile:
     tile: int
     square: Square
     rotation: int
+    VERB: ClassVar[str] = "place"
+    FORMS: ClassVar[Forms] = (("#H", "SQ", "rR"),)
 
     def text(self) -> str:
-        return f"place #{self.tile} {square_name(self.square)} r{self.rotation}"
+        return f"{self.VERB} #{self.tile} {square_name(self.square)} r{self.rotation}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "PlaceTile":
+        T.expect(args, 3, cls.VERB)
+        if not re.fullmatch(r"r[0-3]", args[2]):
+            raise MalformedAction(f"rotation must be r0..r3, got {args[2]!r}")
+        return cls(T.handle(args[0]), T.square(args[1]), int(args[2][1]))
 
 
 @dataclass(frozen=True, order=True)
 class ScrapTile:
     tile: int
+    VERB: ClassVar[str] = "scrap"
+    FORMS: ClassVar[Forms] = (("#H",),)
 
     def text(self) -> str:
-        return f"scrap #{self.tile}"
+        return f"{self.VERB} #{self.tile}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "ScrapTile":
+        T.expect(args, 1, cls.VERB)
+        return cls(T.handle(args[0]))
 
 
 @dataclass(frozen=True, order=True)
@@ -57,9 +93,16 @@ class NewShip:
     card: int
     name: str
     square: Square
+    VERB: ClassVar[str] = "ship"
+    FORMS: ClassVar[Forms] = (("#H:NAME", "SQ"),)
 
     def text(self) -> str:
-        return f"ship #{self.card}:{slug(self.name)} {square_name(self.square)}"
+        return f"{self.VERB} #{self.card}:{slug(self.name)} {square_name(self.square)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "NewShip":
+        T.expect(args, 2, cls.VERB)
+        return cls(*T.named(args[0], resolve), T.square(args[1]))
 
 
 @dataclass(frozen=True, order=True)
@@ -67,9 +110,16 @@ class Upgrade:
     ship: int
     card: int
     name: str
+    VERB: ClassVar[str] = "upgrade"
+    FORMS: ClassVar[Forms] = (("sN", "#H:NAME"),)
 
     def text(self) -> str:
-        return f"upgrade s{self.ship} #{self.card}:{slug(self.name)}"
+        return f"{self.VERB} s{self.ship} #{self.card}:{slug(self.name)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Upgrade":
+        T.expect(args, 2, cls.VERB)
+        return cls(T.ship(args[0]), *T.named(args[1], resolve))
 
 
 @dataclass(frozen=True, order=True)
@@ -78,62 +128,115 @@ class AttachExtra:
     card: int
     name: str
     evict: str = ""      # Fleet Admiral on Captain Rookie's ship: "port" or "sN" (SPEC §15.6)
+    VERB: ClassVar[str] = "extra"
+    FORMS: ClassVar[Forms] = (("sN", "#H:NAME"), ("sN", "#H:NAME", "port"), ("sN", "#H:NAME", "sN"))
 
     def text(self) -> str:
         tail = f" {self.evict}" if self.evict else ""
-        return f"extra s{self.ship} #{self.card}:{slug(self.name)}{tail}"
+        return f"{self.VERB} s{self.ship} #{self.card}:{slug(self.name)}{tail}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "AttachExtra":
+        if len(args) not in (2, 3):
+            raise MalformedAction(f"'extra' takes 2 or 3 arguments, got {len(args)}")
+        evict = ""
+        if len(args) == 3:
+            evict = args[2] if args[2] == "port" else f"s{T.ship(args[2])}"
+        return cls(T.ship(args[0]), *T.named(args[1], resolve), evict)
 
 
 @dataclass(frozen=True, order=True)
 class PlaceProbe:
     square: Square
     part: int
+    VERB: ClassVar[str] = "probe"
+    FORMS: ClassVar[Forms] = (("SQ/P",),)
 
     def text(self) -> str:
-        return f"probe {square_name(self.square)}/{self.part}"
+        return f"{self.VERB} {square_name(self.square)}/{self.part}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "PlaceProbe":
+        T.expect(args, 1, cls.VERB)
+        return cls(*T.feature(args[0]))
 
 
 @dataclass(frozen=True, order=True)
 class PlaceStation:
     square: Square
+    VERB: ClassVar[str] = "station"
+    FORMS: ClassVar[Forms] = (("SQ",),)
 
     def text(self) -> str:
-        return f"station {square_name(self.square)}"
+        return f"{self.VERB} {square_name(self.square)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "PlaceStation":
+        T.expect(args, 1, cls.VERB)
+        return cls(T.square(args[0]))
 
 
 @dataclass(frozen=True, order=True)
 class PlacePirate:
     square: Square
     segment: int
+    VERB: ClassVar[str] = "pirate"
+    FORMS: ClassVar[Forms] = (("SQ/P",),)
 
     def text(self) -> str:
-        return f"pirate {square_name(self.square)}/{self.segment}"
+        return f"{self.VERB} {square_name(self.square)}/{self.segment}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "PlacePirate":
+        T.expect(args, 1, cls.VERB)
+        return cls(*T.feature(args[0]))
 
 
 @dataclass(frozen=True, order=True)
 class ScoreStation:
     square: Square
+    VERB: ClassVar[str] = "score-station"
+    FORMS: ClassVar[Forms] = (("SQ",),)
 
     def text(self) -> str:
-        return f"score-station {square_name(self.square)}"
+        return f"{self.VERB} {square_name(self.square)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "ScoreStation":
+        T.expect(args, 1, cls.VERB)
+        return cls(T.square(args[0]))
 
 
 @dataclass(frozen=True, order=True)
 class ScoreQuest:
     card: int                                  # a quest handle the seat holds
     name: str
+    VERB: ClassVar[str] = "quest"
+    FORMS: ClassVar[Forms] = (("#H:NAME",),)
 
     def text(self) -> str:
-        return f"quest #{self.card}:{slug(self.name)}"
+        return f"{self.VERB} #{self.card}:{slug(self.name)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "ScoreQuest":
+        T.expect(args, 1, cls.VERB)
+        return cls(*T.named(args[0], resolve))
 
 
 @dataclass(frozen=True, order=True)
 class Move:
     ship: int
     square: Square
+    VERB: ClassVar[str] = "move"
+    FORMS: ClassVar[Forms] = (("sN", "SQ"),)
 
     def text(self) -> str:
-        return f"move s{self.ship} {square_name(self.square)}"
+        return f"{self.VERB} s{self.ship} {square_name(self.square)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Move":
+        T.expect(args, 2, cls.VERB)
+        return cls(T.ship(args[0]), T.square(args[1]))
 
 
 @dataclass(frozen=True, order=True)
@@ -141,9 +244,16 @@ class Discover:
     card: int
     name: str
     planet: int                                # which planet of the tile (0 unless it has two)
+    VERB: ClassVar[str] = "discover"
+    FORMS: ClassVar[Forms] = (("#H:NAME", "N"),)
 
     def text(self) -> str:
-        return f"discover #{self.card}:{slug(self.name)} {self.planet}"
+        return f"{self.VERB} #{self.card}:{slug(self.name)} {self.planet}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Discover":
+        T.expect(args, 2, cls.VERB)
+        return cls(*T.named(args[0], resolve), T.number(args[1]))
 
 
 @dataclass(frozen=True, order=True)
@@ -153,87 +263,157 @@ class BinaryDiscover:
     name: str
     square: Square
     planet: int
+    VERB: ClassVar[str] = "binary"
+    FORMS: ClassVar[Forms] = (("#H:NAME", "SQ/P"),)
 
     def text(self) -> str:
-        return f"binary #{self.card}:{slug(self.name)} {square_name(self.square)}/{self.planet}"
+        return f"{self.VERB} #{self.card}:{slug(self.name)} {square_name(self.square)}/{self.planet}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "BinaryDiscover":
+        T.expect(args, 2, cls.VERB)
+        return cls(*T.named(args[0], resolve), *T.feature(args[1]))
 
 
 @dataclass(frozen=True, order=True)
 class PlayEnvironment:
     card: int
     name: str
+    VERB: ClassVar[str] = "env"
+    FORMS: ClassVar[Forms] = (("#H:NAME",),)
 
     def text(self) -> str:
-        return f"env #{self.card}:{slug(self.name)}"
+        return f"{self.VERB} #{self.card}:{slug(self.name)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "PlayEnvironment":
+        T.expect(args, 1, cls.VERB)
+        return cls(*T.named(args[0], resolve))
 
 
 @dataclass(frozen=True, order=True)
 class PlayLifeForms:
     cards: tuple[tuple[int, str], ...]         # several only for Plasma Spores (SPEC §8.1)
+    VERB: ClassVar[str] = "life"
+    FORMS: ClassVar[Forms] = (("#H:NAME...",),)
 
     def text(self) -> str:
-        return "life " + " ".join(f"#{c}:{slug(n)}" for c, n in self.cards)
+        return self.VERB + " " + " ".join(f"#{c}:{slug(n)}" for c, n in self.cards)
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "PlayLifeForms":
+        T.at_least_one(args, cls.VERB)
+        return cls(tuple(T.named(a, resolve) for a in args))
 
 
 @dataclass(frozen=True, order=True)
 class PlayExplorer:
     card: int
     name: str
+    VERB: ClassVar[str] = "explorer"
+    FORMS: ClassVar[Forms] = (("#H:NAME",),)
 
     def text(self) -> str:
-        return f"explorer #{self.card}:{slug(self.name)}"
+        return f"{self.VERB} #{self.card}:{slug(self.name)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "PlayExplorer":
+        T.expect(args, 1, cls.VERB)
+        return cls(*T.named(args[0], resolve))
+
+
+class _Bare:
+    """An action with no arguments: its text is its verb."""
+    VERB: ClassVar[str]
+    FORMS: ClassVar[Forms] = ((),)
+
+    def text(self) -> str:
+        return self.VERB
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve):
+        T.expect(args, 0, cls.VERB)
+        return cls()
 
 
 @dataclass(frozen=True, order=True)
-class Pass:
-    def text(self) -> str:
-        return "pass"
+class Pass(_Bare):
+    VERB: ClassVar[str] = "pass"
 
 
 @dataclass(frozen=True, order=True)
 class Discard:
     cards: tuple[int, ...]
+    VERB: ClassVar[str] = "discard"
+    FORMS: ClassVar[Forms] = (("#H...",),)
 
     def text(self) -> str:
-        return "discard " + " ".join(f"#{c}" for c in self.cards)
+        return self.VERB + " " + " ".join(f"#{c}" for c in self.cards)
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Discard":
+        T.at_least_one(args, cls.VERB)
+        return cls(tuple(T.handle(a) for a in args))
 
 
 @dataclass(frozen=True, order=True)
 class DrawCard:
     deck: str                                  # "refuel" or "port"
+    VERB: ClassVar[str] = "draw"
+    FORMS: ClassVar[Forms] = tuple((d,) for d in DECKS)
 
     def text(self) -> str:
-        return f"draw {self.deck}"
+        return f"{self.VERB} {self.deck}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "DrawCard":
+        T.expect(args, 1, cls.VERB)
+        if args[0] not in DECKS:
+            raise MalformedAction(f"draw from 'refuel' or 'port', not {args[0]!r}")
+        return cls(args[0])
 
 
 @dataclass(frozen=True, order=True)
-class Peek:
+class Peek(_Bare):
     """Madam Maxine's look at the top two cards of both decks (role-play, SPEC §13.3)."""
-    def text(self) -> str:
-        return "peek"
+    VERB: ClassVar[str] = "peek"
 
 
 @dataclass(frozen=True, order=True)
 class TakePeeked:
     card: int
+    VERB: ClassVar[str] = "take"
+    FORMS: ClassVar[Forms] = (("#H",),)
 
     def text(self) -> str:
-        return f"take #{self.card}"
+        return f"{self.VERB} #{self.card}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "TakePeeked":
+        T.expect(args, 1, cls.VERB)
+        return cls(T.handle(args[0]))
 
 
 @dataclass(frozen=True, order=True)
-class LookAutomata:
+class LookAutomata(_Bare):
     """Automata: look at the top four Space Port cards (SPEC §8.10)."""
-    def text(self) -> str:
-        return "automata"
+    VERB: ClassVar[str] = "automata"
 
 
 @dataclass(frozen=True, order=True)
 class Keep:
     cards: tuple[int, ...]                     # one or two of the cards the Automata showed
+    VERB: ClassVar[str] = "keep"
+    FORMS: ClassVar[Forms] = (("#H",), ("#H", "#H"))
 
     def text(self) -> str:
-        return "keep " + " ".join(f"#{c}" for c in self.cards)
+        return self.VERB + " " + " ".join(f"#{c}" for c in self.cards)
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Keep":
+        if not 1 <= len(args) <= 2:
+            raise MalformedAction("'keep' takes one or two cards")
+        return cls(tuple(T.handle(a) for a in args))
 
 
 @dataclass(frozen=True, order=True)
@@ -241,18 +421,32 @@ class Bank:
     """City of Banks: a blind card from `seat`'s reshuffled hand, at `position` (SPEC §8.10)."""
     seat: int
     position: int                              # 0-based; notation is 1-based
+    VERB: ClassVar[str] = "bank"
+    FORMS: ClassVar[Forms] = (("N", "N"),)
 
     def text(self) -> str:
-        return f"bank {self.seat} {self.position + 1}"
+        return f"{self.VERB} {self.seat} {self.position + 1}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Bank":
+        T.expect(args, 2, cls.VERB)
+        return cls(T.number(args[0]), T.position(args[1]))
 
 
 @dataclass(frozen=True, order=True)
 class BankGive:
     """City of Banks: the card the banker gives back for the one it took (SPEC §8.10)."""
     card: int
+    VERB: ClassVar[str] = "give"
+    FORMS: ClassVar[Forms] = (("#H",),)
 
     def text(self) -> str:
-        return f"give #{self.card}"
+        return f"{self.VERB} #{self.card}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "BankGive":
+        T.expect(args, 1, cls.VERB)
+        return cls(T.handle(args[0]))
 
 
 @dataclass(frozen=True, order=True)
@@ -263,13 +457,27 @@ class Fire:
     kind: str
     square: Square = (0, 0)
     index: int = 0
+    VERB: ClassVar[str] = "fire"
+    FORMS: ClassVar[Forms] = (("sN", "sN"), ("sN", "probe", "SQ/P"), ("sN", "pirate", "SQ/P"),
+                              ("sN", "station", "SQ"))
 
     def text(self) -> str:
         if self.kind == "ship":
-            return f"fire s{self.ship} s{self.index}"
+            return f"{self.VERB} s{self.ship} s{self.index}"
         if self.kind == "station":
-            return f"fire s{self.ship} station {square_name(self.square)}"
-        return f"fire s{self.ship} {self.kind} {square_name(self.square)}/{self.index}"
+            return f"{self.VERB} s{self.ship} station {square_name(self.square)}"
+        return f"{self.VERB} s{self.ship} {self.kind} {square_name(self.square)}/{self.index}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Fire":
+        if len(args) == 2:
+            return cls(T.ship(args[0]), "ship", index=T.ship(args[1]))
+        T.expect(args, 3, cls.VERB)
+        if args[1] == "station":
+            return cls(T.ship(args[0]), "station", T.square(args[2]))
+        if args[1] not in ("probe", "pirate"):
+            raise MalformedAction(f"a Laser Beam fires at a ship, probe, pirate or station, not {args[1]!r}")
+        return cls(T.ship(args[0]), args[1], *T.feature(args[2]))
 
 
 @dataclass(frozen=True, order=True)
@@ -278,9 +486,16 @@ class Torpedo:
     ship: int
     square: Square
     segment: int
+    VERB: ClassVar[str] = "torpedo"
+    FORMS: ClassVar[Forms] = (("sN", "SQ/P"),)
 
     def text(self) -> str:
-        return f"torpedo s{self.ship} {square_name(self.square)}/{self.segment}"
+        return f"{self.VERB} s{self.ship} {square_name(self.square)}/{self.segment}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Torpedo":
+        T.expect(args, 2, cls.VERB)
+        return cls(T.ship(args[0]), *T.feature(args[1]))
 
 
 @dataclass(frozen=True, order=True)
@@ -288,9 +503,16 @@ class Plunder:
     """Pirate Crew: a blind card from `seat`'s reshuffled hand, at `position` (SPEC §15.7)."""
     seat: int
     position: int                              # 0-based; notation is 1-based
+    VERB: ClassVar[str] = "plunder"
+    FORMS: ClassVar[Forms] = (("N", "N"),)
 
     def text(self) -> str:
-        return f"plunder {self.seat} {self.position + 1}"
+        return f"{self.VERB} {self.seat} {self.position + 1}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Plunder":
+        T.expect(args, 2, cls.VERB)
+        return cls(T.number(args[0]), T.position(args[1]))
 
 
 @dataclass(frozen=True, order=True)
@@ -299,9 +521,16 @@ class PlayRookie:
     card: int
     name: str
     ship: int
+    VERB: ClassVar[str] = "rookie"
+    FORMS: ClassVar[Forms] = (("#H:NAME", "sN"),)
 
     def text(self) -> str:
-        return f"rookie #{self.card}:{slug(self.name)} s{self.ship}"
+        return f"{self.VERB} #{self.card}:{slug(self.name)} s{self.ship}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "PlayRookie":
+        T.expect(args, 2, cls.VERB)
+        return cls(*T.named(args[0], resolve), T.ship(args[1]))
 
 
 @dataclass(frozen=True, order=True)
@@ -309,9 +538,16 @@ class Reassign:
     """Captain Rookie moves from the mover's ship `source` to another seat's ship `target`."""
     source: int
     target: int
+    VERB: ClassVar[str] = "reassign"
+    FORMS: ClassVar[Forms] = (("sN", "sN"),)
 
     def text(self) -> str:
-        return f"reassign s{self.source} s{self.target}"
+        return f"{self.VERB} s{self.source} s{self.target}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Reassign":
+        T.expect(args, 2, cls.VERB)
+        return cls(T.ship(args[0]), T.ship(args[1]))
 
 
 @dataclass(frozen=True, order=True)
@@ -319,9 +555,16 @@ class Escape:
     """A doomed ship flees within its M-number to a discovered planet (Black Hole, SPEC §15.2)."""
     ship: int
     square: Square
+    VERB: ClassVar[str] = "escape"
+    FORMS: ClassVar[Forms] = (("sN", "SQ"),)
 
     def text(self) -> str:
-        return f"escape s{self.ship} {square_name(self.square)}"
+        return f"{self.VERB} s{self.ship} {square_name(self.square)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Escape":
+        T.expect(args, 2, cls.VERB)
+        return cls(T.ship(args[0]), T.square(args[1]))
 
 
 @dataclass(frozen=True, order=True)
@@ -331,9 +574,16 @@ class Teleport:
     card: int
     name: str
     square: Square
+    VERB: ClassVar[str] = "teleport"
+    FORMS: ClassVar[Forms] = (("sN", "#H:NAME", "SQ"),)
 
     def text(self) -> str:
-        return f"teleport s{self.ship} #{self.card}:{slug(self.name)} {square_name(self.square)}"
+        return f"{self.VERB} s{self.ship} #{self.card}:{slug(self.name)} {square_name(self.square)}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Teleport":
+        T.expect(args, 3, cls.VERB)
+        return cls(T.ship(args[0]), *T.named(args[1], resolve), T.square(args[2]))
 
 
 @dataclass(frozen=True, order=True)
@@ -346,9 +596,17 @@ class PlaySpecial:
     card: int
     name: str
     args: tuple[str, ...] = ()
+    VERB: ClassVar[str] = "special"
+    FORMS: ClassVar[Forms] = (("#H:NAME", "ARG..."),)
 
     def text(self) -> str:
-        return " ".join([f"special #{self.card}:{slug(self.name)}", *self.args])
+        return " ".join([f"{self.VERB} #{self.card}:{slug(self.name)}", *self.args])
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "PlaySpecial":
+        if not args:
+            raise MalformedAction("'special' needs a card like #12:time-warp")
+        return cls(*T.named(args[0], resolve), tuple(special_token(a) for a in args[1:]))
 
 
 @dataclass(frozen=True, order=True)
@@ -356,44 +614,77 @@ class Pick:
     """Cards taken by handle: from Space Junk (The Scavenger) or blind from a reshuffled hand
     (Trading Post), SPEC §14.9."""
     cards: tuple[int, ...]
+    VERB: ClassVar[str] = "pick"
+    FORMS: ClassVar[Forms] = (("#H...",),)
 
     def text(self) -> str:
-        return "pick " + " ".join(f"#{c}" for c in self.cards)
+        return self.VERB + " " + " ".join(f"#{c}" for c in self.cards)
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "Pick":
+        T.at_least_one(args, cls.VERB)
+        return cls(tuple(T.handle(a) for a in args))
 
 
 @dataclass(frozen=True, order=True)
-class Next:
+class Next(_Bare):
     """End the current phase (from phase 5: end the turn)."""
-    def text(self) -> str:
-        return "next"
+    VERB: ClassVar[str] = "next"
 
 
 # -- chance outcomes (SPEC §10.2), written by the dealer or the protocol ---------------------
 @dataclass(frozen=True, order=True)
 class ChanceShuffle:
     deck: str
+    VERB: ClassVar[str] = "chance shuffle"
+    FORMS: ClassVar[Forms] = (("DECK",),)
 
     def text(self) -> str:
-        return f"chance shuffle {self.deck}"
+        return f"{self.VERB} {self.deck}"
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "ChanceShuffle":
+        T.expect(args, 1, cls.VERB)
+        return cls(args[0])
 
 
 @dataclass(frozen=True, order=True)
 class ChanceReveal:
     cards: tuple[tuple[int, str], ...]         # (handle, identity) made public
+    VERB: ClassVar[str] = "chance reveal"
+    FORMS: ClassVar[Forms] = (("#H:NAME...",),)
 
     def text(self) -> str:
-        return "chance reveal " + " ".join(f"#{h}:{slug(n)}" for h, n in self.cards)
+        return self.VERB + " " + " ".join(f"#{h}:{slug(n)}" for h, n in self.cards)
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "ChanceReveal":
+        T.at_least_one(args, cls.VERB)
+        return cls(tuple(T.named(a, resolve) for a in args))
 
 
 @dataclass(frozen=True, order=True)
 class ChanceDeal:
     seat: int
     cards: tuple[int, ...]                     # handles whose identity reached `seat` alone
+    VERB: ClassVar[str] = "chance deal"
+    FORMS: ClassVar[Forms] = (("N", "#H..."),)
 
     def text(self) -> str:
-        return f"chance deal {self.seat} " + " ".join(f"#{h}" for h in self.cards)
+        return f"{self.VERB} {self.seat} " + " ".join(f"#{h}" for h in self.cards)
+
+    @classmethod
+    def from_args(cls, args: list[str], resolve: Resolve) -> "ChanceDeal":
+        if len(args) < 2:
+            raise MalformedAction(f"{cls.VERB!r} takes a seat and at least one card")
+        return cls(T.number(args[0]), tuple(T.handle(a) for a in args[1:]))
 
 
+PLAYER_ACTIONS = (DrawTile, PlaceTile, ScrapTile, NewShip, Upgrade, AttachExtra, PlaceProbe,
+                  PlaceStation, PlacePirate, ScoreStation, ScoreQuest, Move, Discover, BinaryDiscover,
+                  PlayEnvironment, PlayLifeForms, PlayExplorer, Pass, Discard, DrawCard, Peek, TakePeeked,
+                  LookAutomata, Keep, Bank, BankGive, Escape, Teleport, Fire, Torpedo, Plunder,
+                  PlayRookie, Reassign, PlaySpecial, Pick, Next)
 CHANCE_ACTIONS = (ChanceShuffle, ChanceReveal, ChanceDeal)
 Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | PlaceProbe
           | PlaceStation | PlacePirate | ScoreStation | ScoreQuest | Move | Discover | BinaryDiscover | PlayEnvironment
@@ -401,233 +692,34 @@ Action = (DrawTile | PlaceTile | ScrapTile | NewShip | Upgrade | AttachExtra | P
           | PlayRookie | Reassign | PlaySpecial | Pick | Next | ChanceShuffle
           | ChanceReveal | ChanceDeal)
 
+# The parse table, derived from the classes: a verb (one or two words) to its class.
+PARSERS: dict[str, type] = {cls.VERB: cls for cls in PLAYER_ACTIONS + CHANCE_ACTIONS}
+assert len(PARSERS) == len(PLAYER_ACTIONS) + len(CHANCE_ACTIONS), "two classes share a verb"
+
+
+def verbs() -> dict[str, Forms]:
+    """The players' verbs, each with the argument forms it takes (shapes as in the module
+    docstring), in notation order: what a REPL completes and suggests (SPEC §11.1)."""
+    return {cls.VERB: cls.FORMS for cls in sorted(PLAYER_ACTIONS, key=lambda c: c.VERB)}
+
 
 def sort_key(action) -> str:
     return action.text()
 
 
-# -- parsing ----------------------------------------------------------------------------------
-def _handle(token: str) -> int:
-    m = re.fullmatch(r"#([0-9]+)", token)
-    if not m:
-        raise MalformedAction(f"expected a handle like #12, got {token!r}")
-    return int(m.group(1))
-
-
-def _named(token: str, resolve) -> tuple[int, str]:
-    m = re.fullmatch(r"#([0-9]+):([a-z0-9-]+)", token)
-    if not m:
-        raise MalformedAction(f"expected a named handle like #12:water, got {token!r}")
-    return int(m.group(1)), resolve(m.group(2))
-
-
-def _position(token: str) -> int:
-    """A hand position, written from 1, kept from 0."""
-    position = _int(token) - 1
-    if position < 0:
-        raise MalformedAction("hand positions are numbered from 1")
-    return position
-
-
-def _square(token: str) -> Square:
-    try:
-        return parse_square(token)
-    except ValueError as exc:
-        raise MalformedAction(str(exc)) from None
-
-
-def _feature(token: str) -> tuple[Square, int]:
-    sq, sep, idx = token.partition("/")
-    if not sep or not is_number(idx):
-        raise MalformedAction(f"expected a square and a part like D-4/0, got {token!r}")
-    return _square(sq), int(idx)
-
-
-def _ship(token: str) -> int:
-    m = re.fullmatch(r"s([0-9]+)", token)
-    if not m:
-        raise MalformedAction(f"expected a ship like s1, got {token!r}")
-    return int(m.group(1))
-
-
-def _int(token: str) -> int:
-    if not is_number(token):
-        raise MalformedAction(f"expected a number, got {token!r}")
-    return int(token)
-
-
-def _expect(args: list[str], n: int, verb: str) -> None:
-    if len(args) != n:
-        raise MalformedAction(f"{verb!r} takes {n} argument(s), got {len(args)}")
-
-
-SPECIAL_WORDS = ("tile", "piece", "move", "discard")
-
-
-def special_token(token: str) -> str:
-    """One argument of a Special Action in canonical form (SPEC §14.1), or MalformedAction."""
-    if re.fullmatch(r"@[0-9]+", token):
-        return f"@{int(token[1:])}"
-    if re.fullmatch(r"s[0-9]+", token):
-        return f"s{_ship(token)}"
-    if token.startswith("#"):
-        return f"#{_handle(token)}"
-    if token in SPECIAL_WORDS:
-        return token
-    if "/" in token:
-        sq, part = _feature(token)
-        return f"{square_name(sq)}/{part}"
-    return square_name(_square(token))
-
-
-def parse(text: str, resolve_name=None):
+def parse(text: str, resolve_name: Resolve | None = None):
     """Parse notation back into an action. `resolve_name(slug) -> name` maps a slug to the
     card or tile name (the engine passes its catalogue); without it slugs stay as they are."""
     resolve = resolve_name or (lambda s: s)
     words = text.split()
     if not words:
         raise MalformedAction("empty action")
-    verb, args = words[0], words[1:]
+    cls, n = PARSERS.get(" ".join(words[:2])), 2
+    if cls is None:
+        cls, n = PARSERS.get(words[0]), 1
+    if cls is None:
+        raise MalformedAction(f"unknown action {text!r}")
     try:
-        if verb == "draw-tile":
-            _expect(args, 1, verb)
-            pile = _int(args[0]) - 1
-            if pile < 0:
-                raise MalformedAction("piles are numbered from 1")
-            return DrawTile(pile)
-        if verb == "place":
-            _expect(args, 3, verb)
-            if not re.fullmatch(r"r[0-3]", args[2]):
-                raise MalformedAction(f"rotation must be r0..r3, got {args[2]!r}")
-            return PlaceTile(_handle(args[0]), _square(args[1]), int(args[2][1]))
-        if verb == "scrap":
-            _expect(args, 1, verb)
-            return ScrapTile(_handle(args[0]))
-        if verb == "ship":
-            _expect(args, 2, verb)
-            return NewShip(*_named(args[0], resolve), _square(args[1]))
-        if verb == "upgrade":
-            _expect(args, 2, verb)
-            return Upgrade(_ship(args[0]), *_named(args[1], resolve))
-        if verb == "extra":
-            if len(args) not in (2, 3):
-                raise MalformedAction(f"'extra' takes 2 or 3 arguments, got {len(args)}")
-            evict = ""
-            if len(args) == 3:
-                evict = args[2] if args[2] == "port" else f"s{_ship(args[2])}"
-            return AttachExtra(_ship(args[0]), *_named(args[1], resolve), evict)
-        if verb == "fire":
-            if len(args) == 2:
-                return Fire(_ship(args[0]), "ship", index=_ship(args[1]))
-            _expect(args, 3, verb)
-            if args[1] == "station":
-                return Fire(_ship(args[0]), "station", _square(args[2]))
-            if args[1] not in ("probe", "pirate"):
-                raise MalformedAction(f"a Laser Beam fires at a ship, probe, pirate or station, not {args[1]!r}")
-            return Fire(_ship(args[0]), args[1], *_feature(args[2]))
-        if verb == "torpedo":
-            _expect(args, 2, verb)
-            return Torpedo(_ship(args[0]), *_feature(args[1]))
-        if verb == "plunder":
-            _expect(args, 2, verb)
-            return Plunder(_int(args[0]), _position(args[1]))
-        if verb == "rookie":
-            _expect(args, 2, verb)
-            return PlayRookie(*_named(args[0], resolve), _ship(args[1]))
-        if verb == "reassign":
-            _expect(args, 2, verb)
-            return Reassign(_ship(args[0]), _ship(args[1]))
-        if verb == "probe":
-            _expect(args, 1, verb)
-            return PlaceProbe(*_feature(args[0]))
-        if verb == "station":
-            _expect(args, 1, verb)
-            return PlaceStation(_square(args[0]))
-        if verb == "pirate":
-            _expect(args, 1, verb)
-            return PlacePirate(*_feature(args[0]))
-        if verb == "score-station":
-            _expect(args, 1, verb)
-            return ScoreStation(_square(args[0]))
-        if verb == "quest":
-            _expect(args, 1, verb)
-            return ScoreQuest(*_named(args[0], resolve))
-        if verb == "move":
-            _expect(args, 2, verb)
-            return Move(_ship(args[0]), _square(args[1]))
-        if verb == "discover":
-            _expect(args, 2, verb)
-            return Discover(*_named(args[0], resolve), _int(args[1]))
-        if verb == "binary":
-            _expect(args, 2, verb)
-            return BinaryDiscover(*_named(args[0], resolve), *_feature(args[1]))
-        if verb == "env":
-            _expect(args, 1, verb)
-            return PlayEnvironment(*_named(args[0], resolve))
-        if verb == "life":
-            if not args:
-                raise MalformedAction("'life' needs at least one card")
-            return PlayLifeForms(tuple(_named(a, resolve) for a in args))
-        if verb == "explorer":
-            _expect(args, 1, verb)
-            return PlayExplorer(*_named(args[0], resolve))
-        if verb == "pass":
-            _expect(args, 0, verb)
-            return Pass()
-        if verb == "discard":
-            if not args:
-                raise MalformedAction("'discard' needs at least one card")
-            return Discard(tuple(_handle(a) for a in args))
-        if verb == "draw":
-            _expect(args, 1, verb)
-            if args[0] not in DECKS:
-                raise MalformedAction(f"draw from 'refuel' or 'port', not {args[0]!r}")
-            return DrawCard(args[0])
-        if verb == "peek":
-            _expect(args, 0, verb)
-            return Peek()
-        if verb == "take":
-            _expect(args, 1, verb)
-            return TakePeeked(_handle(args[0]))
-        if verb == "automata":
-            _expect(args, 0, verb)
-            return LookAutomata()
-        if verb == "keep":
-            if not 1 <= len(args) <= 2:
-                raise MalformedAction("'keep' takes one or two cards")
-            return Keep(tuple(_handle(a) for a in args))
-        if verb == "bank":
-            _expect(args, 2, verb)
-            return Bank(_int(args[0]), _position(args[1]))
-        if verb == "give":
-            _expect(args, 1, verb)
-            return BankGive(_handle(args[0]))
-        if verb == "escape":
-            _expect(args, 2, verb)
-            return Escape(_ship(args[0]), _square(args[1]))
-        if verb == "teleport":
-            _expect(args, 3, verb)
-            return Teleport(_ship(args[0]), *_named(args[1], resolve), _square(args[2]))
-        if verb == "pick":
-            if not args:
-                raise MalformedAction("'pick' needs at least one card")
-            return Pick(tuple(_handle(a) for a in args))
-        if verb == "special":
-            if not args:
-                raise MalformedAction("'special' needs a card like #12:time-warp")
-            return PlaySpecial(*_named(args[0], resolve), tuple(special_token(a) for a in args[1:]))
-        if verb == "next":
-            _expect(args, 0, verb)
-            return Next()
-        if verb == "chance" and args:
-            sub, rest = args[0], args[1:]
-            if sub == "shuffle":
-                _expect(rest, 1, "chance shuffle")
-                return ChanceShuffle(rest[0])
-            if sub == "reveal" and rest:
-                return ChanceReveal(tuple(_named(a, resolve) for a in rest))
-            if sub == "deal" and len(rest) >= 2:
-                return ChanceDeal(_int(rest[0]), tuple(_handle(a) for a in rest[1:]))
+        return cls.from_args(words[n:], resolve)
     except KeyError as exc:
         raise MalformedAction(f"unknown name in {text!r}: {exc.args[0]}") from None
-    raise MalformedAction(f"unknown action {text!r}")

@@ -13,6 +13,9 @@ from dataclasses import dataclass, fields
 PLANET, ENVIRONMENT, LIFE_FORM = "planet", "environment", "life_form"
 SPECIAL_ACTION, EXPLORER, SPACE_SHIP = "special_action", "explorer", "space_ship"
 CATEGORIES = (PLANET, ENVIRONMENT, LIFE_FORM, SPECIAL_ACTION, EXPLORER, SPACE_SHIP)
+# Space Ship Extras whose cards say "at any time": attached in any phase after the tiles, like
+# Captain Rookie (SPEC §5.7, §15.6); the other extras in phase 2 (SPEC §6.2).
+ANY_TIME_EXTRAS = ("Flash-jets", "Fleet Admiral", "Nano-computer")
 
 # Explorer bonus conditions (SPEC §5.6): what the bonus depends on.
 BONUS_PLANET_CARD = "planet_card"   # the Planet card played for the discovery

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from .actions import Escape, Pass, Teleport
 from .cards import SPECIAL_ACTION
-from .checks import card_claim, play_from_hand, require
+from .checks import card_claim, require
 from .geometry import Square
 from .movement import king_distances, ship_allowance
-from .state import Doom, GameState
+from .state import Doom, GameState, Window
 from .turn import home_squares, remove_ruined_pirates
 
 JUNK, PILE = "junk", "pile"
@@ -137,6 +137,13 @@ def lose_ship(state: GameState, ship_id: int, cards_to: str) -> None:
             owner.pile.append(name)
 
 
+def capture(state: GameState, ship_id: int) -> None:
+    """SPEC §8.8: a ship caught in the Web leaves play for good; its cards go to its owner's
+    personal pile and it no longer counts against the ship limit."""
+    ship = state.ships.pop(ship_id)
+    state.players[ship.owner].pile.extend([ship.name] + ship.extras)
+
+
 def escape_squares(state: GameState, ship) -> list[Square]:
     """Discovered planets within the ship's M-number, off its own tile, not webbed or black."""
     out = []
@@ -180,16 +187,33 @@ def do_escape(state: GameState, seat: int, action: Escape) -> None:
     _answered(state)
 
 
-def do_teleport(state: GameState, seat: int, action: Teleport) -> None:
+def teleport_window_open(state: GameState) -> bool:
+    """A Teleport played in the doom poll waits in its own respond window (SPEC §15.2)."""
+    return any(p.kind == Window.RESPOND and p.action.name == TELEPORT for p in state.polls)
+
+
+def doom_due(state: GameState) -> bool:
+    """The doom poll asks now: a doom is open and no Teleport's window stands above it."""
+    return state.doom is not None and not teleport_window_open(state)
+
+
+def may_teleport(state: GameState, seat: int) -> bool:
+    """SPEC §14.4: after Sneak Attack no other seat answers the active seat with a card, and
+    a Teleport is such an answer (a Response card)."""
+    return not state.sneak or seat == state.active
+
+
+def check_teleport(state: GameState, seat: int, action: Teleport) -> None:
     ship = _polled_ship(state, seat, action.ship)
     card = card_claim(state, seat, action.card, action.name, SPECIAL_ACTION)
     require(card.name == TELEPORT, f"{action.name} is not a Teleport")
+    require(may_teleport(state, seat), "after a Sneak Attack no card answers the active player this turn")
     require(action.square in teleport_squares(state, ship), "a ship teleports to one of your home planets")
-    play_from_hand(state, seat, action.card, action.name)
-    state.decks["junk"].append(action.card)
-    if state.players[seat].role == "Lord DeWar" and not state.variants.advanced:
-        state.players[seat].gain(1, "role")   # SPEC §13.3: a Special Response card is one too
-    ship.square = action.square   # not the turn's move (SPEC §15.2)
+
+
+def teleport_ship(state: GameState, ship_id: int, square: Square) -> None:
+    """A Teleport that nobody cancelled: the doomed ship jumps home (not the turn's move)."""
+    state.ships[ship_id].square = square
     _answered(state)
 
 
@@ -200,7 +224,9 @@ def do_abandon(state: GameState, seat: int, action: Pass) -> None:
     _answered(state)
 
 
-DOOM_ACTIONS = {Escape: do_escape, Teleport: do_teleport, Pass: do_abandon}
+# The doom poll's answers; a Teleport's (`teleport.do_teleport`) opens a window, so it lives
+# above the windows' module.
+DOOM_ACTIONS = {Escape: do_escape, Pass: do_abandon}
 
 
 def doom_legal(state: GameState, view) -> list:
@@ -209,7 +235,7 @@ def doom_legal(state: GameState, view) -> list:
     if state.doom.escape:
         out += [Escape(ship.id, sq) for sq in escape_squares(state, ship)]
     teleports = [h for h in state.players[view.seat].hand
-                 if view.name_of(h, state.names) == TELEPORT]
+                 if view.name_of(h, state.names) == TELEPORT and may_teleport(state, view.seat)]
     out += [Teleport(ship.id, h, TELEPORT, sq) for h in teleports for sq in teleport_squares(state, ship)]
     return out
 
@@ -234,4 +260,4 @@ def destroy_station(state: GameState, seat: int, sq: Square) -> None:
 
 __all__ = ["BLASTS", "JUNK", "PILE", "planet_refusal", "destroyable_planets", "destroy_planet",
            "may_land", "ships_on", "doom_ships", "lose_ship", "escape_squares", "teleport_squares",
-           "DOOM_ACTIONS", "doom_legal", "destroy_probe", "destroy_pirate", "destroy_station"]
+           "DOOM_ACTIONS", "doom_legal", "doom_due", "check_teleport", "teleport_ship", "may_teleport", "destroy_probe", "destroy_pirate", "destroy_station"]

@@ -10,12 +10,13 @@ from __future__ import annotations
 from .actions import BinaryDiscover, Discover, Move, Pass, PlayEnvironment, PlayExplorer, PlayLifeForms
 from .cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, ON_OPPONENT_PLANET
 from .checks import card_claim, play_from_hand, require
+from .destruction import capture
 from .movement import destinations, undiscovered_planets
 from .endgame import check_nine_planets
 from .extras import after_move, gavin_second_move
 from .energy import can_afford_discovery
 from .specials import RESUME, close_offer, offer_open, open_moment, open_offer, others_from_left, settle
-from .state import MOVE, Discovery, GameState, PlanetRecord
+from .state import MOVE, Discovery, GameState, PlanetRecord, Stage, Window
 
 # Role-play (SPEC §13.3): the roles that earn a point for each card of a category they play.
 ROLE_BONUS = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus": ENVIRONMENT}
@@ -45,12 +46,10 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     if state.torpedo_ship:  # SPEC §15.5: after a Photon Torpedo, only along that path
         require(action.ship == state.torpedo_ship and action.square in state.torpedo_to,
                 "after its Photon Torpedo the ship stays or follows that path to its next planet")
-        state.torpedo_ship, state.torpedo_to = 0, []
     elif gavin_second_move(state, seat):  # SPEC §15.8: Gavin's Raiders move the same ship again
         require(action.ship == state.moved_ship, "Gavin's Raiders move the same ship twice")
         require(action.square in destinations(state, ship, may_discover=True),
                 "that square is out of reach or not a place a ship may stop")
-        state.only_action = "move"
     else:
         require(not state.moved, "only one ship moves per turn")
         require(action.square in destinations(state, ship, may_discover=True),
@@ -58,6 +57,11 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     require(not undiscovered_planets(state, action.square) or can_afford_discovery(state, seat)
             or _discovered_here(state, action.square) or action.square in state.players[seat].stations,
             "not enough energy to move there and play the planet card (SPEC §13.5)")
+    # Every check is above: from here on the move happens (a refusal changes nothing).
+    if state.torpedo_ship:
+        state.torpedo_ship, state.torpedo_to = 0, []
+    elif gavin_second_move(state, seat):
+        state.only_action = "move"
     ship.square = action.square
     state.moved = True
     state.moved_ship = ship.id
@@ -68,8 +72,8 @@ def do_move(state: GameState, seat: int, action: Move) -> None:
     if undiscovered_planets(state, action.square):
         # SPEC §7.1: landing on an undiscovered planet commits the mover to discovering it
         # (optional where the mover could stop anyway, may_decline_discovery).
-        state.discovery = Discovery((action.square, -1), seat, ship.id, 0, "", stage="planet")
-    open_moment(state, "moved", seat, others_from_left(state, seat))  # SPEC §14.5: Worm Hole
+        state.discovery = Discovery((action.square, -1), seat, ship.id, 0, "", stage=Stage.PLANET)
+    open_moment(state, Window.MOVED, seat, others_from_left(state, seat))  # SPEC §14.5: Worm Hole
 
 
 def _discovered_here(state: GameState, sq) -> bool:
@@ -79,7 +83,7 @@ def _discovered_here(state: GameState, sq) -> bool:
 
 def do_discover(state: GameState, seat: int, action: Discover) -> None:
     d = state.discovery
-    require(d is not None and d.stage == "planet", "there is no planet to discover now")
+    require(d is not None and d.stage == Stage.PLANET, "there is no planet to discover now")
     sq = d.planet[0]
     require(action.planet in undiscovered_planets(state, sq), "no such undiscovered planet on this tile")
     card = card_claim(state, seat, action.card, action.name, PLANET)
@@ -92,26 +96,26 @@ def do_discover(state: GameState, seat: int, action: Discover) -> None:
     state.terraformed = False
     # SPEC §8.2: the environment offer waits under the planet moment of SPEC §14.5 (Lost Colony
     # for the discoverer, then U.F.O. for the others), which is asked first.
-    open_offer(state, "environment", seat, resume="stage")
-    open_moment(state, "planet", seat, (seat,) + others_from_left(state, seat))
+    open_offer(state, Window.ENVIRONMENT, seat, resume="stage")
+    open_moment(state, Window.PLANET, seat, (seat,) + others_from_left(state, seat))
 
 
 def _next_stage(state: GameState) -> None:
     """An offer has closed: open the life form offer, or score the planet."""
     d = state.discovery
-    if d.stage == "environment":
+    if d.stage == Stage.ENVIRONMENT:
         blocked = d.environment is not None and CARD_BY_NAME[d.environment].blocks_life_form
-        d.stage = "explorer" if blocked else "life_form"
+        d.stage = Stage.EXPLORER if blocked else Stage.LIFE_FORM
         if not blocked:
-            open_offer(state, "life_form", d.discoverer, resume="stage")
-    elif d.stage == "life_form":
-        d.stage = "explorer"
-    if d.stage == "explorer" and not d.scored:
+            open_offer(state, Window.LIFE_FORM, d.discoverer, resume="stage")
+    elif d.stage == Stage.LIFE_FORM:
+        d.stage = Stage.EXPLORER
+    if d.stage == Stage.EXPLORER and not d.scored:
         _score_planet(state)
         if d.environment == BINARY and binary_targets(state):
-            d.stage = "binary"
+            d.stage = Stage.BINARY
         owner = owner_of(state)
-        open_moment(state, "scored", owner, others_from_left(state, owner))  # SPEC §14.5: Acid Rain
+        open_moment(state, Window.SCORED, owner, others_from_left(state, owner))  # SPEC §14.5: Acid Rain
 
 
 RESUME["stage"] = _next_stage
@@ -142,7 +146,7 @@ def binary_targets(state: GameState) -> list:
 
 def do_binary(state: GameState, seat: int, action: BinaryDiscover) -> None:
     d = state.discovery
-    require(d is not None and d.stage == "binary" and seat == d.discoverer,
+    require(d is not None and d.stage == Stage.BINARY and seat == d.discoverer,
             "Binary System's second discovery is the discoverer's, right after scoring")
     target = (action.square, action.planet)
     require(target in binary_targets(state), "that planet is not joined to this one by a complete path")
@@ -155,7 +159,7 @@ def do_binary(state: GameState, seat: int, action: BinaryDiscover) -> None:
     tile_value = state.board.tile_at(action.square).tile.planets[action.planet]
     state.players[seat].gain(tile_value * total, "planets")
     state.players[seat].pile.append(action.name)
-    d.stage = "explorer"
+    d.stage = Stage.EXPLORER
 
 
 def _score_planet(state: GameState) -> None:
@@ -182,16 +186,9 @@ def _keep_card(state: GameState, name: str) -> None:
 WEB = "Electromagnetic Web"
 
 
-def capture(state: GameState, ship_id: int) -> None:
-    """SPEC §8.8: a ship caught in the Web leaves play for good; its cards go to its owner's
-    personal pile and it no longer counts against the ship limit."""
-    ship = state.ships.pop(ship_id)
-    state.players[ship.owner].pile.extend([ship.name] + ship.extras)
-
-
 def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None:
     d = state.discovery
-    require(d is not None and offer_open(state, "environment"), "no environment is being offered")
+    require(d is not None and offer_open(state, Window.ENVIRONMENT), "no environment is being offered")
     card_claim(state, seat, action.card, action.name, ENVIRONMENT)
     require(action.name != WEB or seat != d.discoverer,
             "the Electromagnetic Web is played against the discoverer, not by it")
@@ -206,13 +203,13 @@ def do_environment(state: GameState, seat: int, action: PlayEnvironment) -> None
     close_offer(state)
     if CARD_BY_NAME[action.name].value < 0:  # SPEC §14.5: the planet's owner may Terra-Form it
         owner = owner_of(state)
-        open_moment(state, "env", owner, (owner,))
+        open_moment(state, Window.ENV, owner, (owner,))
     settle(state)   # with no window open on top, the closed offer goes and the discovery goes on
 
 
 def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
     d = state.discovery
-    require(d is not None and offer_open(state, "life_form"), "no life form is being offered")
+    require(d is not None and offer_open(state, Window.LIFE_FORM), "no life form is being offered")
     require(len({h for h, _ in action.cards}) == len(action.cards), "a card is named twice")
     for handle, name in action.cards:
         card = card_claim(state, seat, handle, name, LIFE_FORM)
@@ -225,7 +222,7 @@ def do_life_forms(state: GameState, seat: int, action: PlayLifeForms) -> None:
         _keep_card(state, name)
     close_offer(state)
     # SPEC §14.5: the other seats may answer with Space Virus before the planet scores
-    open_moment(state, "life", seat, others_from_left(state, seat), action=action, targets=(seat,))
+    open_moment(state, Window.LIFE, seat, others_from_left(state, seat), action=action, targets=(seat,))
     settle(state)
 
 
@@ -245,7 +242,7 @@ def do_explorer(state: GameState, seat: int, action: PlayExplorer) -> None:
     if card is not None and card.played_on == ON_OPPONENT_PLANET:
         return _do_kaygus(state, seat, action)
     d = state.discovery
-    require(d is not None and d.stage == "explorer" and seat == d.discoverer,
+    require(d is not None and d.stage == Stage.EXPLORER and seat == d.discoverer,
             "explorers are played by the discoverer right after scoring a planet")
     require(owner_of(state) == seat, "the planet was stolen by a U.F.O.: no explorers (SPEC §14.6)")
     card_claim(state, seat, action.card, action.name, EXPLORER)
@@ -288,20 +285,20 @@ def may_decline_discovery(state: GameState) -> bool:
     """SPEC §7.1: a ship that could stop on the tile anyway (a discovered planet or its owner's
     station is there) may leave the undiscovered planet alone."""
     d = state.discovery
-    return d.stage == "planet" and (d.planet[0] in state.players[d.discoverer].stations
+    return d.stage == Stage.PLANET and (d.planet[0] in state.players[d.discoverer].stations
                                     or _discovered_here(state, d.planet[0]))
 
 
 def do_pass(state: GameState, seat: int, action: Pass) -> None:
     """The discoverer's own steps; a pass in an offer is a window's pass (specials.do_poll_pass)."""
     d = state.discovery
-    require(d is not None and (d.stage in ("binary", "explorer") or may_decline_discovery(state)),
+    require(d is not None and (d.stage in (Stage.BINARY, Stage.EXPLORER) or may_decline_discovery(state)),
             "there is nothing to pass on")
     require(seat == d.discoverer, "it is not your turn to answer")
-    if d.stage == "binary":
-        d.stage = "explorer"
+    if d.stage == Stage.BINARY:
+        d.stage = Stage.EXPLORER
         return
-    if d.stage in ("explorer", "planet"):
+    if d.stage in (Stage.EXPLORER, Stage.PLANET):
         owner = state.planets[d.planet].owner if d.planet in state.planets else d.discoverer
         state.discovery = None
         check_nine_planets(state, d.discoverer)

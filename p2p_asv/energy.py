@@ -3,20 +3,36 @@ each phase left behind closed for the rest of the turn."""
 from __future__ import annotations
 
 from . import actions as A
-from .cards import ENVIRONMENT, LIFE_FORM, PLANET
+from .cards import ANY_TIME_EXTRAS, ENVIRONMENT, LIFE_FORM, PLANET
 from .checks import require
-from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState
+from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Phase, Window
 
 ENERGY_PER_TURN = 7
 MAX_TILES = 3
 TILE_COST = 2
 
+# The one phase table of the Advanced Strategy game (SPEC §13.5): the phase an action belongs
+# to. `apply` enters this phase before the action, and `legal_actions` lists an action only
+# from its own phase's generator, evaluated as if the turn stood in that phase, so nothing
+# listed is refused for standing in the wrong phase. Actions not named here (next, scoring,
+# Captain Rookie, Special Action cards) belong to no phase and are listed in the phase the
+# turn is in.
 PHASE_OF = {A.DrawTile: TILES, A.PlaceTile: TILES, A.ScrapTile: TILES,
             A.NewShip: PLACE_PIECE, A.Upgrade: PLACE_PIECE, A.AttachExtra: PLACE_PIECE,
             A.PlaceProbe: PLACE_PIECE, A.PlaceStation: PLACE_PIECE, A.PlacePirate: PLACE_PIECE,
-            A.Move: MOVE, A.Fire: MOVE, A.Torpedo: MOVE, A.Plunder: MOVE, A.Discard: DISCARD,
+            A.Move: MOVE, A.Fire: MOVE, A.Torpedo: MOVE, A.Plunder: MOVE, A.PlayExplorer: MOVE,
+            A.Discard: DISCARD,
             A.DrawCard: REFILL, A.Peek: REFILL, A.TakePeeked: REFILL,
             A.LookAutomata: REFILL, A.Keep: REFILL, A.Bank: REFILL, A.BankGive: REFILL}
+
+
+def phase_of(action):
+    """The phase `action` belongs to, None for none (the table above; an extra played "at any
+    time" belongs to no phase, SPEC §5.7)."""
+    if type(action) is A.AttachExtra and action.name in ANY_TIME_EXTRAS:
+        return None
+    return PHASE_OF.get(type(action))
+
 
 # Roles whose cards of one category cost nothing (SPEC §13.5, with §13.3).
 FREE_FOR_ROLE = {"Dr. Nevets Yahsel": PLANET, "Giant Meema": LIFE_FORM, "The Kaygus": ENVIRONMENT}
@@ -66,7 +82,7 @@ def special_cost(state: GameState, seat: int, name: str) -> int:
     Cyber Jump, and every card for Lord DeWar."""
     if name in ("Shift of Funds", "Sneak Attack", "Cyber Jump") or state.players[seat].role == "Lord DeWar":
         return 0
-    return 0 if state.polls and state.polls[-1].kind == "respond" else 1
+    return 0 if state.polls and state.polls[-1].kind == Window.RESPOND else 1
 
 
 def start_turn(state: GameState) -> None:
@@ -76,11 +92,11 @@ def start_turn(state: GameState) -> None:
     state.tiles_owed = MAX_TILES
 
 
-def phase_open(state: GameState, phase: int) -> bool:
+def phase_open(state: GameState, phase: Phase) -> bool:
     return phase not in state.closed_phases and (phase == TILES or not state.drawn)
 
 
-def switch_phase(state: GameState, phase: int) -> None:
+def switch_phase(state: GameState, phase: Phase) -> None:
     """Enter `phase` for the next action; the phase left behind closes if anything was done
     in it. The caller restores the three fields if the action is then refused."""
     require(phase not in state.closed_phases, "that phase is over for this turn (SPEC §13.5)")

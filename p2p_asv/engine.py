@@ -10,13 +10,14 @@ from dataclasses import replace
 from itertools import combinations
 
 from . import actions as A
-from .cards import CARD_BY_NAME, CARDS, ENVIRONMENT, EXPLORER, LIFE_FORM, ON_OPPONENT_PLANET, PLANET
+from .cards import ANY_TIME_EXTRAS, CARD_BY_NAME, CARDS, ENVIRONMENT, EXPLORER, LIFE_FORM, ON_OPPONENT_PLANET, PLANET
 from .chance import CHANCE_HANDLERS
 from .checks import require
 from .discovery import (DISCOVERY_ACTIONS, WEB, binary_targets, holds_planet_card, kaygus_target,
                         may_decline_discovery)
 from . import energy
-from .destruction import DOOM_ACTIONS, doom_legal, doomed_owner
+from .destruction import DOOM_ACTIONS, doom_due, doom_legal, doomed_owner
+from .teleport import do_teleport
 from .errors import EngineError, IllegalAction, MalformedAction, OutOfTurn
 from .extras import (EXTRA_ACTIONS, allowed_after_only_action, attach_options, can_fire, can_plunder,
                      gavin_second_move, laser_targets, nothing_but_tiles, record, rookie_carrier,
@@ -28,7 +29,7 @@ from .quest_rules import do_score_quest, scorable_quests
 from .special_legal import own_specials, poll_actions
 from .specials import ANSWER_KINDS, OFFER_KINDS, do_answer, do_poll_pass, do_special, polled
 from .quests import QUEST_DECK
-from .state import (CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState)
+from .state import CHANCE, DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Stage, Window
 from .tiles import TILE_BY_ID
 from .tiles import TILES as TILE_TYPES
 from .turn import (BIG_SHIP, PHASE_ACTIONS, PIECE_LIMIT, advance, can_draw, can_peek, hand_limit,
@@ -62,7 +63,7 @@ def to_move(state: GameState) -> int | None:
         return None
     if state.pending:
         return CHANCE
-    if state.doom is not None:
+    if doom_due(state):
         return doomed_owner(state)
     if state.polls:
         return polled(state)
@@ -92,10 +93,10 @@ def apply(state: GameState, seat: int, action) -> GameState:
         raise OutOfTurn(f"waiting for a chance event ({state.pending[0].kind} {state.pending[0].deck})")
     if seat != due:
         raise OutOfTurn(f"seat {due} is to act, not seat {seat}")
-    if state.doom is not None:  # SPEC §15.2: the doomed ship's owner answers before anything else
-        require(type(action) in DOOM_ACTIONS, f"answer for s{state.doom.ships[0]} first "
+    if doom_due(state):  # SPEC §15.2: the doomed ship's owner answers before anything else
+        require(type(action) in DOOM_ANSWERS, f"answer for s{state.doom.ships[0]} first "
                 "(escape, teleport or pass)")
-        DOOM_ACTIONS[type(action)](state, seat, action)
+        DOOM_ANSWERS[type(action)](state, seat, action)
         state.step += 1
         return state
     if state.polls and state.polls[-1].kind in ANSWER_KINDS:
@@ -150,7 +151,7 @@ def _apply_advanced(state: GameState, seat: int, action) -> None:
     energy is paid after it succeeds; a refusal puts the phase bookkeeping back."""
     price = energy.cost(state, seat, action)
     require(price <= state.energy, f"{action.text()} costs {price} energy; {state.energy} left")
-    phase = energy.PHASE_OF.get(type(action))
+    phase = energy.phase_of(action)
     saved = (state.phase, list(state.closed_phases), state.phase_used)
     if phase is not None and seat == state.active and state.discovery is None:
         energy.switch_phase(state, phase)
@@ -178,7 +179,8 @@ _PLAYER_HANDLERS = {**PHASE_ACTIONS, **DISCOVERY_ACTIONS, **EXTRA_ACTIONS, A.Nex
                     A.ScoreQuest: do_score_quest, A.LookAutomata: do_look_automata,
                     A.Keep: do_keep, A.Bank: do_bank, A.BankGive: do_bank_give, A.Pass: _do_pass, A.PlaySpecial: do_special,
                     A.Pick: do_answer,
-                    A.Escape: DOOM_ACTIONS[A.Escape], A.Teleport: DOOM_ACTIONS[A.Teleport]}
+                    A.Escape: DOOM_ACTIONS[A.Escape], A.Teleport: do_teleport}
+DOOM_ANSWERS = {**DOOM_ACTIONS, A.Teleport: do_teleport}
 
 
 # -- legal actions (SPEC §11.2) -------------------------------------------------------------------
@@ -196,7 +198,7 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
     """Every legal action for view.seat, sorted by notation; empty when it is not their move."""
     if to_move(state) != view.seat:
         return []
-    if state.doom is not None:
+    if doom_due(state):
         found = doom_legal(state, view)
     elif state.polls and state.polls[-1].kind in OFFER_KINDS:
         found = _offer_actions(state, view)
@@ -221,14 +223,18 @@ def legal_actions(state: GameState, view: PlayerView) -> list:
 
 
 def _advanced_actions(state: GameState, view: PlayerView) -> list:
-    """SPEC §13.5: the actions of every phase still open, as if the turn stood in it."""
-    found = [A.Next()] if not state.drawn else []
+    """SPEC §13.5: the actions of every phase still open, each listed by its own phase's
+    generator as if the turn stood in that phase (the phase `apply` enters for it, read from
+    the one table energy.PHASE_OF, read through energy.phase_of); the phase-free actions as
+    the turn stands."""
+    found = ([A.Next()] + _free_actions(state, view)) if not state.drawn else []
     current = state.phase
     try:
         for phase in _PHASE_LEGAL:
             if energy.phase_open(state, phase):
                 state.phase = phase
-                found += _PHASE_LEGAL[phase](state, view)
+                found += [a for a in _PHASE_LEGAL[phase](state, view)
+                          if energy.phase_of(a) == phase]
     finally:
         state.phase = current
     return found
@@ -236,15 +242,15 @@ def _advanced_actions(state: GameState, view: PlayerView) -> list:
 
 def _discovery_actions(state: GameState, view: PlayerView) -> list:
     d, seat = state.discovery, view.seat
-    if d.stage == "planet":
+    if d.stage == Stage.PLANET:
         return ([A.Discover(h, n, i) for h, n in _hand(state, view, PLANET)
                  for i in undiscovered_planets(state, d.planet[0])]
                 + ([A.Pass()] if may_decline_discovery(state) else []))
     out = [A.Pass()]
-    if d.stage == "binary":
+    if d.stage == Stage.BINARY:
         out += [A.BinaryDiscover(h, n, sq, i) for h, n in _hand(state, view, PLANET)
                 for sq, i in binary_targets(state)]
-    elif d.stage == "explorer":
+    elif d.stage == Stage.EXPLORER:
         if state.planets[d.planet].owner == seat:   # not after a U.F.O. (SPEC §14.6)
             out += [A.PlayExplorer(h, n) for h, n in _hand(state, view, EXPLORER)
                     if CARD_BY_NAME[n].played_on != ON_OPPONENT_PLANET]
@@ -254,7 +260,7 @@ def _discovery_actions(state: GameState, view: PlayerView) -> list:
 def _offer_actions(state: GameState, view: PlayerView) -> list:
     """SPEC §8.2: the polled seat passes or plays a card of the offered kind."""
     seat, d, out = view.seat, state.discovery, [A.Pass()]
-    if state.polls[-1].kind == "environment":
+    if state.polls[-1].kind == Window.ENVIRONMENT:
         out += [A.PlayEnvironment(h, n) for h, n in _hand(state, view, ENVIRONMENT)
                 if not (n == WEB and seat == d.discoverer)]
     else:
@@ -281,7 +287,17 @@ def _free_actions(state: GameState, view: PlayerView) -> list:
     Rookie played or reassigned (SPEC §15.6)."""
     seat = view.seat
     return ([A.ScoreStation(sq) for sq in state.players[seat].stations
-             if state.board.surrounded(sq)] + scorable_quests(state, seat, view) + _rookie(state, view))
+             if state.board.surrounded(sq)] + scorable_quests(state, seat, view) + _rookie(state, view)
+            + _any_time_extras(state, view))
+
+
+def _any_time_extras(state: GameState, view: PlayerView) -> list:
+    """SPEC §5.7: Flash-jets, Fleet Admiral and Nano-computer go on at any time after the tiles."""
+    if not rookie_time(state):
+        return []
+    ships = state.ships_of(view.seat)
+    return [A.AttachExtra(s.id, h, n, evict) for h, n in _hand(state, view, "space_ship")
+            if n in ANY_TIME_EXTRAS for s in ships for evict in attach_options(state, view.seat, s, n)]
 
 
 def _rookie(state: GameState, view: PlayerView) -> list:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import (AttachExtra, DrawTile, Fire, Next, PlaceTile, Plunder, PlayRookie, Reassign,
                       ScrapTile, Torpedo)
-from .cards import CARD_BY_NAME, SPACE_SHIP
+from .cards import ANY_TIME_EXTRAS, CARD_BY_NAME, SPACE_SHIP
 from .blind_take import take_blind
 from .checks import card_claim, play_from_hand, require
 from .destruction import destroy_pirate, destroy_probe, destroy_station, doom_ships
@@ -89,8 +89,17 @@ def _evict_rookie(state: GameState, ship, evict: str) -> None:
         target.extra_cards.append(handle)
 
 
+def attach_time(state: GameState, name: str) -> bool:
+    """Whether an extra of this name may be attached now (by the active seat)."""
+    if name in ANY_TIME_EXTRAS:
+        return rookie_time(state)
+    return state.phase == PLACE_PIECE
+
+
 def do_attach_extra(state: GameState, seat: int, action: AttachExtra) -> None:
-    require(state.phase == PLACE_PIECE, "extras are attached in phase 2")
+    require(attach_time(state, action.name),
+            f"{action.name} is attached after the tiles" if action.name in ANY_TIME_EXTRAS
+            else "extras are attached in phase 2")
     ship = state.ships.get(action.ship)
     require(ship is not None and ship.owner == seat, f"s{action.ship} is not one of your ships")
     card = card_claim(state, seat, action.card, action.name, SPACE_SHIP)

@@ -10,10 +10,12 @@ lookup on the exact type: the playouts call this for every listed action.
 from __future__ import annotations
 
 from . import actions as A
-from .bot_extras import attach_worth, laser_ready, torpedo_aim, torpedo_worth, wants_port_card
+from .bot_extras import (attach_worth, cyber_jump_worth, fire_worth, laser_ready, torpedo_aim, torpedo_setup,
+                         torpedo_worth, wants_port_card)
 from .cards import CARD_BY_NAME
+from .extras import is_opponent
 from .geometry import king_steps, parse_square
-from .state import GameState
+from .state import GameState, Window
 from .tiles import TILE_BY_ID
 from .view import PlayerView
 
@@ -35,15 +37,17 @@ def nearest_ship(state: GameState, seat: int, sq) -> int:
 
 
 # A rough worth for each Special Action (SPEC §12.1): positive when it hurts a rival or helps us.
-_SPECIAL_WORTH = {"Shift of Funds": 5, "Troika Summit": 1, "Meteor Shower": 1, "Cyber Jump": 2,
+_SPECIAL_WORTH = {"Shift of Funds": 5, "Troika Summit": 1, "Meteor Shower": 1, "Cyber Jump": 12,
                   "Lost Colony": 3, "Terra-Form": 4, "Sneak Attack": 1, "Negotiations": 0}
 
 
-def special_score(state: GameState, seat: int, action) -> int:
+def special_score(state: GameState, view: PlayerView, action) -> int:
     """Greedy worth of a Special Action: cancel what hurts us, spoil a rival's big planet."""
-    name, d = action.name, state.discovery
-    if state.polls and state.polls[-1].kind == "respond":
+    name, d, seat = action.name, state.discovery, view.seat
+    if state.polls and state.polls[-1].kind == Window.RESPOND:
         answered = state.polls[-1]
+        if answered.action.name == "Teleport":   # a rival's doomed ship escaping (SPEC §15.2)
+            return 6 if is_opponent(state, seat, answered.seat) else -1
         hurts_me = seat in answered.targets or (d is not None and d.discoverer == seat)
         return 8 if hurts_me else -1
     if name in ("Acid Rain", "U.F.O."):
@@ -56,6 +60,8 @@ def special_score(state: GameState, seat: int, action) -> int:
         return _blast_worth(state, seat, action)
     if name == "Trading Post":   # a blind swap: the fewer cards risked, the better
         return 2 - len(action.args)
+    if name == "Cyber Jump":
+        return cyber_jump_worth(state, view, action)
     return _SPECIAL_WORTH.get(name, 0)
 
 
@@ -116,7 +122,7 @@ def _move(state, view, a):
         planets = placed.tile.planets
         for i in range(len(planets)):
             if (sq, i) not in state.planets:   # an undiscovered planet there
-                return 40 + max(planets)
+                return 40 + max(planets) + torpedo_setup(state, a.ship, sq)
     return torpedo_aim(state, a.ship, sq)
 
 
@@ -156,11 +162,11 @@ def _discard(state, view, a):
     return 1 - card_value(name) if name else 0
 
 
-_FIRE_WORTH = {"ship": 30, "station": 10, "pirate": 8}   # SPEC §15.4: an opponent's ship is the prize
-
-
-def _next(state, view, a):   # keep phase 2 empty when a Laser Beam can hit a ship (SPEC §15.4)
-    return 25 if laser_ready(state, view.seat) else -1
+def _next(state, view, a):
+    """Keep phase 2 empty for a Laser Beam shot worth more than a piece (SPEC §15.4): the shot
+    is the turn's only action, so phase 2 must stay unused; a little below the shot itself."""
+    shot = laser_ready(state, view)
+    return shot - 2 if shot else -1
 
 
 def _const(n: int):
@@ -191,14 +197,14 @@ SCORERS = {
     A.BankGive: _bank_give,
     A.DrawCard: _draw_card,
     A.Discard: _discard,
-    A.Fire: lambda state, view, a: _FIRE_WORTH.get(a.kind, 5),
+    A.Fire: lambda state, view, a: fire_worth(state, view.seat, a),
     A.Torpedo: lambda state, view, a: torpedo_worth(state, view, a.square, a.segment),
     A.Plunder: _const(4),
     A.PlayRookie: lambda state, view, a: 4 + CARD_BY_NAME[state.ships[a.ship].name].movement,  # slow the fastest rival
     A.Reassign: _const(3),
     A.Escape: _const(20),     # SPEC §15.2: a saved ship beats a lost one
     A.Teleport: _const(20),
-    A.PlaySpecial: lambda state, view, a: special_score(state, view.seat, a),
+    A.PlaySpecial: special_score,
     A.Pass: _const(0),
     A.Next: _next,
 }

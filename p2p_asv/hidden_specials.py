@@ -16,12 +16,12 @@ from .blind_take import deal_hidden
 from .checks import require
 from .special_rules import (AIMED_AT_A_SEAT, EFFECTS, _OWN_CHECKS, _arity, _handle, _seat_arg,
                             junk, tiles_done)
-from .state import REFILL, ChanceRequest, GameState, Poll
+from .state import REFILL, ChanceRequest, GameState, Poll, Window
 from .variants import may_exchange
 
 ESPIONAGE, SCIENCE_OUTPOST = "Espionage", "Science Outpost"
 SCAVENGER, TRADING_POST = "The Scavenger", "Trading Post"
-ANSWER_KINDS = ("espionage", "scavenge", "trade")   # windows that must be answered, never passed
+ANSWER_KINDS = (Window.ESPIONAGE, Window.SCAVENGE, Window.TRADE)   # windows that must be answered, never passed
 
 
 def _check_aimed(state: GameState, seat: int, action: PlaySpecial, redirect=False) -> tuple:
@@ -73,7 +73,7 @@ def _effect_espionage(state: GameState, seat: int, action: PlaySpecial, below) -
     victim = int(action.args[0][1:])
     count = (len(state.players[victim].hand) + 1) // 2     # half, rounding up
     if count:
-        state.polls.append(Poll("espionage", seat, (victim,), action, (count,)))
+        state.polls.append(Poll(Window.ESPIONAGE, seat, (victim,), action, (count,)))
 
 
 def _effect_science_outpost(state: GameState, seat: int, action: PlaySpecial, below) -> None:
@@ -88,7 +88,7 @@ def _effect_scavenger(state: GameState, seat: int, action: PlaySpecial, below) -
     seen = _hidden(state, state.decks["junk"])
     if seen:
         state.pending.append(ChanceRequest("deal", "look", seen, seat=seat))
-    state.polls.append(Poll("scavenge", seat, (seat,), action, ()))
+    state.polls.append(Poll(Window.SCAVENGE, seat, (seat,), action, ()))
     return True      # it goes to Space Junk once a card is taken for it
 
 
@@ -104,7 +104,7 @@ def _effect_trading_post(state: GameState, seat: int, action: PlaySpecial, below
     state.pending.append(ChanceRequest("shuffle", "hand", tuple(fresh), source=tuple(hand)))
     state.pending.append(ChanceRequest("deal", "hand", tuple(fresh), seat=target))
     state.players[target].hand = fresh
-    state.polls.append(Poll("trade", seat, (seat,), PlaySpecial(action.card, action.name,
+    state.polls.append(Poll(Window.TRADE, seat, (seat,), PlaySpecial(action.card, action.name,
                                                                  action.args[:1] + tuple(
                                                                      f"#{h}" for h in given[:count])),
                             (target,)))
@@ -132,7 +132,7 @@ def do_forced_discard(state: GameState, seat: int, action: Discard) -> None:
 def do_pick(state: GameState, seat: int, action: Pick) -> None:
     poll = state.polls[-1]
     require(len(set(action.cards)) == len(action.cards), "a card is named twice")
-    if poll.kind == "scavenge":
+    if poll.kind == Window.SCAVENGE:
         require(len(action.cards) == 1, "The Scavenger takes one card")
         require(action.cards[0] in state.decks["junk"], "take a card that is in Space Junk")
         state.decks["junk"].remove(action.cards[0])
@@ -160,9 +160,9 @@ def do_pick(state: GameState, seat: int, action: Pick) -> None:
 def answer_actions(state: GameState, seat: int) -> list:
     """Legal answers in a one-seat window that must be answered."""
     poll = state.polls[-1]
-    if poll.kind == "espionage":
+    if poll.kind == Window.ESPIONAGE:
         return [Discard(c) for c in combinations(sorted(state.players[seat].hand), poll.targets[0])]
-    if poll.kind == "scavenge":
+    if poll.kind == Window.SCAVENGE:
         return [Pick((h,)) for h in state.decks["junk"]]
     k = len(poll.action.args) - 1
     return [Pick(c) for c in combinations(sorted(state.players[poll.targets[0]].hand), k)]

@@ -15,7 +15,7 @@ from .special_rules import (BLACK_HOLE, CONSPIRACY, CYBER_JUMP, KAMIKAZE, METEOR
                             SHIFT_OF_FUNDS, SUPERNOVA, TROIKA_SUMMIT, WORM_HOLE, check_args, check_card,
                             check_troika_planet, counts_against_limit, landing_planets, may_play_another,
                             troika_ship_free)
-from .state import GameState
+from .state import GameState, Window
 from .view import PlayerView
 
 
@@ -104,7 +104,7 @@ def _candidates(state: GameState, seat: int, handle: int, name: str) -> list[tup
     if name == WORM_HOLE:
         ships = ([state.ships[state.moved_ship]] if state.polls and state.moved_ship in state.ships
                  else state.ships_of(seat))
-        return [(f"s{s.id}", square_name(sq)) for s in ships for sq in landing_planets(state)]
+        return [(f"s{s.id}", square_name(sq)) for s in ships for sq in landing_planets(state, webbed=True)]
     if name in (BLACK_HOLE, SUPERNOVA):
         return [(_planet_token(p),) for p in destroyable_planets(state)]
     if name == KAMIKAZE:
@@ -157,4 +157,4 @@ def poll_actions(state: GameState, view: PlayerView) -> list:
     """The polled seat's answers: pass, or a card that fits the open window."""
     if state.polls[-1].kind in ANSWER_KINDS:
         return answer_actions(state, view.seat)
-    return [Pass()] + _plays(state, view, in_respond=state.polls[-1].kind == "respond")
+    return [Pass()] + _plays(state, view, in_respond=state.polls[-1].kind == Window.RESPOND)

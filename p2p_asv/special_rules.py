@@ -10,10 +10,11 @@ from __future__ import annotations
 from .actions import PlaySpecial
 from .cards import CARD_BY_NAME
 from .checks import require
-from .destruction import destroy_planet, doom_ships, planet_refusal, ships_on
+from .destruction import (TELEPORT, capture, destroy_planet, doom_ships, planet_refusal, ships_on,
+                          teleport_ship)
 from .errors import ImpossibleState, MalformedAction
 from .geometry import parse_square
-from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll
+from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll, Stage, Window
 
 ACID_RAIN, CONSPIRACY, CYBER_JUMP = "Acid Rain", "Conspiracy", "Cyber Jump"
 LOST_COLONY, METEOR_SHOWER, NEGOTIATIONS = "Lost Colony", "Meteor Shower", "Negotiations"
@@ -22,6 +23,9 @@ SNEAK_ATTACK, SPACE_VIRUS, TERRA_FORM = "Sneak Attack", "Space Virus", "Terra-Fo
 TROIKA_SUMMIT, UFO, WORM_HOLE = "Troika Summit", "U.F.O.", "Worm Hole"
 BLACK_HOLE, SUPERNOVA, KAMIKAZE, SABOTAGE = "Black Hole", "Supernova", "Kamikaze Attack", "Sabotage"
 CANCELS = (PEACE_TALKS, TIME_WARP)
+# Only Action cards that end the turn's actions only when cancelled: Shift of Funds says "then
+# continue with your turn", and only a cancel leaves "place your Space tiles" (SPEC §14.4).
+ONLY_IF_CANCELLED = (SHIFT_OF_FUNDS,)
 # Cards aimed at one named seat (`@N` first): the only ones Conspiracy can redirect (SPEC §14.3).
 AIMED_AT_A_SEAT = ("Espionage", "Science Outpost", SHIFT_OF_FUNDS, "Trading Post")
 # Cards that cost no energy in the Advanced Strategy game (SPEC §14.7).
@@ -30,8 +34,8 @@ FREE_IN_ADVANCED = (SHIFT_OF_FUNDS, SNEAK_ATTACK, CYBER_JUMP)
 # Teleport is played with `teleport` when a ship is doomed (SPEC §15.2), never as `special`.
 NOT_YET = ("Teleport",)
 # The moment windows in which each out-of-turn card fits (SPEC §14.5).
-MOMENT_CARDS = {"moved": (WORM_HOLE, SABOTAGE), "planet": (LOST_COLONY, UFO), "env": (TERRA_FORM,),
-                "life": (SPACE_VIRUS,), "scored": (ACID_RAIN,)}
+MOMENT_CARDS = {Window.MOVED: (WORM_HOLE, SABOTAGE), Window.PLANET: (LOST_COLONY, UFO), Window.ENV: (TERRA_FORM,),
+                Window.LIFE: (SPACE_VIRUS,), Window.SCORED: (ACID_RAIN,)}
 CYBER_MODES = ("tile", "piece", "move", "discard")
 
 
@@ -78,10 +82,11 @@ def frozen_square(state: GameState, sq) -> bool:
     return any(m[0] == sq for m in state.meteor)
 
 
-def landing_planets(state: GameState) -> list:
-    """Discovered planet squares a card may send a ship to: not webbed, not frozen."""
+def landing_planets(state: GameState, webbed: bool = False) -> list:
+    """Discovered planet squares a card may send a ship to: not frozen, not under a black
+    disk, and not webbed unless `webbed` (Worm Hole: "any already discovered Planet")."""
     out = {sq for (sq, _), _r in state.planets.items()
-           if sq not in state.webs and sq not in state.black_disks and not frozen_square(state, sq)}
+           if (webbed or sq not in state.webs) and sq not in state.black_disks and not frozen_square(state, sq)}
     return sorted(out, key=lambda s: (s[1], s[0]))
 
 
@@ -108,7 +113,7 @@ def check_args(state: GameState, seat: int, action: PlaySpecial, poll: Poll | No
     """The rest of `check`, once check_card has passed (legal_actions runs check_card once a
     card and this once for each candidate argument list)."""
     name = action.name
-    if poll is not None and poll.kind == "respond":
+    if poll is not None and poll.kind == Window.RESPOND:
         return _check_response(state, seat, action, poll)
     if poll is not None:
         return _MOMENT_CHECKS[name](state, seat, action, poll)
@@ -120,7 +125,7 @@ def check_card(state: GameState, seat: int, name: str, poll: Poll | None) -> Non
     may be played now at all (legal_actions skips a card that fails here without listing its
     arguments, SPEC §11.2)."""
     require(name not in NOT_YET, f"{name} is not playable in this version (SPEC §14.8)")
-    if poll is not None and poll.kind == "respond":
+    if poll is not None and poll.kind == Window.RESPOND:
         require(name in CANCELS or name == CONSPIRACY, f"{name} does not answer a Special Action")
         return
     require(not CARD_BY_NAME[name].response or name == SPACE_VIRUS,
@@ -254,8 +259,8 @@ def _check_worm_hole_own(state: GameState, seat: int, action: PlaySpecial, redir
 def _worm_hole_target(state: GameState, ship, action: PlaySpecial) -> tuple:
     sq = _square_arg(action.args[1])
     require(not frozen_square(state, ship.square), "that ship is frozen by a Meteor Shower")
-    require(sq in landing_planets(state) and sq != ship.square,
-            "Worm Hole sends a ship to another discovered planet (not webbed or frozen)")
+    require(sq in landing_planets(state, webbed=True) and sq != ship.square,
+            "Worm Hole sends a ship to another discovered planet (not frozen or destroyed)")
     return ()
 
 
@@ -322,7 +327,7 @@ def _check_sabotage_moment(state, seat, action, poll) -> tuple:
     d = state.discovery
     require(ship.id == state.moved_ship and ship.owner == poll.seat,
             "Sabotage catches the ship that just moved")
-    require(d is not None and d.ship == ship.id and d.stage == "planet",
+    require(d is not None and d.ship == ship.id and d.stage == Stage.PLANET,
             "Sabotage strikes a ship that landed on a planet, before its planet card")
     return (ship.owner,)
 
@@ -367,8 +372,9 @@ def counts_against_limit(name: str) -> bool:
 
 
 def may_play_another(state: GameState, seat: int) -> bool:
-    allowance = 2 if (state.sneak and seat == state.active) else 1
-    return state.specials_used.count(seat) < allowance
+    """One counted card a turn. Sneak Attack is not counted and must come first, so with it
+    the turn holds two red cards: Sneak Attack and the one it allows (SPEC §14.4)."""
+    return seat not in state.specials_used
 
 
 # -- effects (SPEC §14.6) -------------------------------------------------------------------
@@ -431,10 +437,12 @@ def _effect_worm_hole(state: GameState, seat: int, action: PlaySpecial, below) -
         return
     ship.square = _square_arg(action.args[1])
     d = state.discovery
-    if d is not None and d.ship == ship.id and d.stage == "planet":
+    if d is not None and d.ship == ship.id and d.stage == Stage.PLANET:
         state.discovery = None         # SPEC §14.6: the ship discovers nothing
     if seat == ship.owner and seat == state.active:
         state.moved, state.moved_ship = True, ship.id
+    if ship.square in state.webs:      # SPEC §8.8: the Web catches every ship that lands there
+        capture(state, ship.id)
 
 
 def _effect_lost_colony(state: GameState, seat: int, action: PlaySpecial, below) -> None:
@@ -482,6 +490,11 @@ def _effect_acid_rain(state: GameState, seat: int, action: PlaySpecial, below) -
     return True
 
 
+def _effect_teleport(state: GameState, seat: int, action: PlaySpecial, below) -> None:
+    """SPEC §15.2: the Teleport played in the doom poll was not cancelled."""
+    teleport_ship(state, int(action.args[0][1:]), _square_arg(action.args[1]))
+
+
 def _effect_blast(state: GameState, seat: int, action: PlaySpecial, below) -> None:
     planet = _planet_arg(state, action.args[0])
     if planet_refusal(state, planet) is None:      # still there once the window closed
@@ -497,7 +510,7 @@ def _effect_kamikaze(state: GameState, seat: int, action: PlaySpecial, below) ->
 def _effect_sabotage(state: GameState, seat: int, action: PlaySpecial, below) -> None:
     ship = state.ships.get(int(action.args[0][1:]))
     d = state.discovery
-    if d is not None and d.ship == int(action.args[0][1:]) and d.stage == "planet":
+    if d is not None and d.ship == int(action.args[0][1:]) and d.stage == Stage.PLANET:
         state.discovery = None          # SPEC §14.6: the planet is not discovered
     if ship is not None:
         doom_ships(state, [ship.id], SABOTAGE)
@@ -507,4 +520,4 @@ EFFECTS = {NEGOTIATIONS: lambda state, seat, action, below: None, BLACK_HOLE: _e
            SABOTAGE: _effect_sabotage, CYBER_JUMP: _effect_cyber_jump, SHIFT_OF_FUNDS: _effect_shift, SNEAK_ATTACK: _effect_sneak,
            METEOR_SHOWER: _effect_meteor, TROIKA_SUMMIT: _effect_troika, WORM_HOLE: _effect_worm_hole,
            LOST_COLONY: _effect_lost_colony, UFO: _effect_ufo, TERRA_FORM: _effect_terra_form,
-           SPACE_VIRUS: _effect_virus, ACID_RAIN: _effect_acid_rain}
+           SPACE_VIRUS: _effect_virus, ACID_RAIN: _effect_acid_rain, TELEPORT: _effect_teleport}

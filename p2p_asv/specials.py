@@ -10,19 +10,19 @@ discoverer, then every other seat from its left, for an environment or a life fo
 """
 from __future__ import annotations
 
-from .actions import Pass, PlaySpecial
+from .actions import Discard, Pass, PlaySpecial
 from .cards import CARD_BY_NAME, SPECIAL_ACTION
 from .checks import card_claim, play_from_hand, require
-from .special_rules import (CANCELS, CONSPIRACY, EFFECTS, SNEAK_ATTACK, check, counts_against_limit,
-                            junk, may_play_another, redirected)
-from .state import GameState, Poll
+from .special_rules import (CANCELS, CONSPIRACY, EFFECTS, ONLY_IF_CANCELLED, SNEAK_ATTACK, check,
+                            counts_against_limit, junk, may_play_another, redirected)
+from .state import GameState, Poll, Window
 from . import hidden_specials  # noqa: F401  (registers the hidden-card rules, SPEC §14.9)
 from .hidden_specials import ANSWER_KINDS, do_forced_discard, do_pick
 
 LORD_DEWAR = "Lord DeWar"
 RESUME: dict = {}   # what an interrupted turn does when a window closes; filled by discovery
 # The discovery's offers (SPEC §8.2): windows answered with an environment or life form card.
-OFFER_KINDS = ("environment", "life_form")
+OFFER_KINDS = (Window.ENVIRONMENT, Window.LIFE_FORM)
 
 
 def others_from_left(state: GameState, seat: int) -> tuple[int, ...]:
@@ -79,21 +79,27 @@ def do_special(state: GameState, seat: int, action: PlaySpecial) -> None:
     poll = state.polls[-1] if state.polls else None
     if poll is not None:
         require(seat == polled(state), "it is not your turn to answer")
-    limited = counts_against_limit(action.name) and not (poll is not None and poll.kind == "respond")
+    limited = counts_against_limit(action.name) and not (poll is not None and poll.kind == Window.RESPOND)
     require(not limited or may_play_another(state, seat),
             "one Special Action a turn (Sneak Attack allows a second)")
     targets = check(state, seat, action, poll)
     play_from_hand(state, seat, action.card, action.name)
     if limited:
         state.specials_used.append(seat)
-    if CARD_BY_NAME[action.name].only_action:
+    if CARD_BY_NAME[action.name].only_action and action.name not in ONLY_IF_CANCELLED:
         state.only_action = action.name     # cancelled or not (SPEC §14.4)
     player = state.players[seat]
     if player.role == LORD_DEWAR and not state.variants.advanced:
         player.gain(1, "role")          # SPEC §14.7: +1 for every Special Action card played
     if poll is not None:
         poll.asked += 1                 # this seat has answered the window
-    answer = Poll("respond", seat, _unsneaked(state, others_from_left(state, seat)), action, targets)
+    open_response(state, seat, action, targets)
+
+
+def open_response(state: GameState, seat: int, action: PlaySpecial, targets) -> None:
+    """The card's respond window over itself, asking every other seat from the player's left
+    (none after Sneak Attack); with nobody to ask, the card takes effect at once."""
+    answer = Poll(Window.RESPOND, seat, _unsneaked(state, others_from_left(state, seat)), action, tuple(targets))
     if action.name == SNEAK_ATTACK or not answer.seats:
         _resolve(state, answer)
     else:
@@ -112,9 +118,9 @@ def do_answer(state: GameState, seat: int, action) -> None:
     require(bool(state.polls) and state.polls[-1].kind in ANSWER_KINDS and seat == polled(state),
             "nothing of yours to answer with that")
     kind = state.polls[-1].kind
-    require((kind == "espionage") == (type(action).__name__ == "Discard"),
+    require((kind == Window.ESPIONAGE) == isinstance(action, Discard),
             "answer Espionage with discard, The Scavenger and Trading Post with pick")
-    (do_forced_discard if kind == "espionage" else do_pick)(state, seat, action)
+    (do_forced_discard if kind == Window.ESPIONAGE else do_pick)(state, seat, action)
     settle(state)
 
 
@@ -122,7 +128,7 @@ def settle(state: GameState) -> None:
     """Close every window that has asked all its seats, innermost first."""
     while state.polls and state.polls[-1].asked >= len(state.polls[-1].seats):
         top = state.polls.pop()
-        if top.kind == "respond":
+        if top.kind == Window.RESPOND:
             _resolve(state, top)
         else:
             _resume(state, top.resume)   # may open a new window, asked from its start
@@ -136,6 +142,8 @@ def _resolve(state: GameState, poll: Poll) -> None:
         cancelled = state.polls.pop()   # the card this one answered
         junk(state, cancelled.action.card)
         junk(state, action.card)
+        if cancelled.action.name in ONLY_IF_CANCELLED and cancelled.seat == state.active:
+            state.only_action = cancelled.action.name   # SPEC §14.4: only tiles are left
     elif action.name == CONSPIRACY:
         new = int(action.args[0][1:])
         below.action = redirected(below.action, new)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
 
 from .board import Board
 from .geometry import Square
@@ -11,10 +12,54 @@ from .variants import Variants
 
 CHANCE = -1  # to_move() value when the next event is a chance outcome (SPEC §10.2)
 
-# Phases of a turn (SPEC §6.1). SETUP is before the first turn, OVER after the last.
-SETUP, TILES, PLACE_PIECE, MOVE, DISCARD, REFILL, OVER = 0, 1, 2, 3, 4, 5, 6
-PHASE_NAMES = {SETUP: "setup", TILES: "tiles", PLACE_PIECE: "pieces", MOVE: "move",
-               DISCARD: "discard", REFILL: "refill", OVER: "over"}
+class Phase(IntEnum):
+    """Phases of a turn (SPEC §6.1); SETUP is before the first turn, OVER after the last.
+    Numbered, because the turn walks through them in order and the state hash holds the
+    number (an IntEnum hashes and prints as its number, so no hash changed with it)."""
+    SETUP = 0
+    TILES = 1
+    PLACE_PIECE = 2
+    MOVE = 3
+    DISCARD = 4
+    REFILL = 5
+    OVER = 6
+
+    @property
+    def label(self) -> str:
+        """The phase's word in board text and help: tiles, pieces, move, ..."""
+        return _PHASE_LABELS[self]
+
+
+_PHASE_LABELS = {Phase.SETUP: "setup", Phase.TILES: "tiles", Phase.PLACE_PIECE: "pieces", Phase.MOVE: "move",
+                 Phase.DISCARD: "discard", Phase.REFILL: "refill", Phase.OVER: "over"}
+SETUP, TILES, PLACE_PIECE, MOVE, DISCARD, REFILL, OVER = Phase
+PHASE_NAMES = {p: p.label for p in Phase}
+
+
+class Stage(StrEnum):
+    """The steps of a discovery (SPEC §8.1-§8.2, §8.9); the values are the words the state
+    hash has always held."""
+    PLANET = "planet"             # the mover lands: a planet card is due
+    ENVIRONMENT = "environment"   # the environment offer
+    LIFE_FORM = "life_form"       # the life form offer
+    EXPLORER = "explorer"         # scored: the discoverer's explorers
+    BINARY = "binary"             # Binary System's second discovery, before the explorers
+
+
+class Window(StrEnum):
+    """The kinds of window on the poll stack (SPEC §14.2, §14.5, §8.2, §14.9); the values are
+    the words the state hash has always held."""
+    RESPOND = "respond"           # a card played: the others may answer it
+    MOVED = "moved"               # moments (SPEC §14.5): right after a move,
+    PLANET = "planet"             # a planet card,
+    ENV = "env"                   # a negative environment,
+    LIFE = "life"                 # a life form play,
+    SCORED = "scored"             # a scored planet
+    ENVIRONMENT = "environment"   # the discovery's offers (SPEC §8.2)
+    LIFE_FORM = "life_form"
+    ESPIONAGE = "espionage"       # one-seat follow-ups that must be answered (SPEC §14.9)
+    SCAVENGE = "scavenge"
+    TRADE = "trade"
 
 
 @dataclass
@@ -100,7 +145,7 @@ class Discovery:
     planet_card: str
     environment: str | None = None
     life_forms: list[str] = field(default_factory=list)
-    stage: str = "environment"   # planet -> environment -> life_form -> explorer (the offers are polls)
+    stage: Stage = Stage.ENVIRONMENT   # planet -> environment -> life_form -> explorer (the offers are polls)
     scored: int = 0
 
     def copy(self) -> "Discovery":
@@ -137,7 +182,7 @@ class Poll:
     (SPEC §14.5); a card played there is that seat's answer. `resume` names what the
     interrupted turn does once the window is gone.
     """
-    kind: str
+    kind: Window
     seat: int
     seats: tuple[int, ...]
     action: object = None
@@ -167,7 +212,7 @@ class GameState:
     planets: dict[tuple[Square, int], PlanetRecord] = field(default_factory=dict)
     pending: list[ChanceRequest] = field(default_factory=list)
     active: int = 0
-    phase: int = SETUP
+    phase: Phase = SETUP
     turn: int = 0
     step: int = 0
     tiles_owed: int = 0
@@ -189,7 +234,7 @@ class GameState:
     bank_owed: int | None = None               # City of Banks took from this seat; a card is owed back
     webs: list[Square] = field(default_factory=list)  # tiles under an Electromagnetic Web (SPEC §8.8)
     energy: int = 0                             # Advanced Strategy (SPEC §13.5)
-    closed_phases: list[int] = field(default_factory=list)
+    closed_phases: list[Phase] = field(default_factory=list)
     phase_used: bool = False
     doom: Doom | None = None                    # ships being destroyed (SPEC §15.2)
     black_disks: list[Square] = field(default_factory=list)  # Supernova: no landing (SPEC §15.1)

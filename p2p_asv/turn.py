@@ -7,7 +7,7 @@ from .cards import CARD_BY_NAME, SPACE_SHIP, STARTING_SHIP
 from .checks import card_claim, play_from_hand, require
 from . import energy
 from .endgame import finish_game
-from .state import DISCARD, PLACE_PIECE, REFILL, TILES, ChanceRequest, GameState, Ship
+from .state import DISCARD, PLACE_PIECE, REFILL, TILES, ChanceRequest, GameState, Phase, Ship
 from .tiles import QUEST_TILE_ID, TILE_BY_ID
 
 PIECE_LIMIT = 2          # SPEC §6.2: two of each piece in play
@@ -53,7 +53,7 @@ def advance(state: GameState) -> None:
     if state.phase == REFILL or state.variants.advanced:
         end_turn(state)
     else:
-        state.phase += 1
+        state.phase = Phase(state.phase + 1)
 
 
 # -- phase 1: tiles (SPEC §6.1) ---------------------------------------------------------------

@@ -11,7 +11,7 @@ from .errors import IllegalAction, MalformedAction, OutOfTurn
 from .moves import check_group, check_step, move_group, move_one
 from .orbit import COLOURS, SIZES
 from .scoring import check_end, finish, turn_limit_reached
-from .state import State
+from .state import Due, Phase, State
 
 __all__ = ["to_move", "legal_actions", "apply", "parse_action", "can_use_token"]
 
@@ -20,7 +20,7 @@ def to_move(state: State) -> int | None:
     """The seat that writes next, or None when the game is over (there is no chance)."""
     if state.over:
         return None
-    return state.window[0] if state.due == "window" else state.seat
+    return state.window[0] if state.due == Due.WINDOW else state.seat
 
 
 def can_use_token(state: State, seat: int) -> bool:
@@ -33,13 +33,13 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     """Every legal action of `seat` now, in a fixed order; [] when it is not due."""
     if to_move(state) != seat:
         return []
-    if state.due == "place":
+    if state.due == Due.PLACE:
         return [Place(SIZES[rank], sq) for sq in range(state.orbit.length) if not state.orbit.is_hole(sq)
                 for rank in range(len(SIZES))
                 if state.reserve[seat][rank] and all(r != rank for r, _ in state.squares[sq])]
-    if state.due == "turn" and state.action_cards:
+    if state.due == Due.TURN and state.action_cards:
         return card_plays(state, seat)
-    if state.due in ("turn", "second"):
+    if state.due in (Due.TURN, Due.SECOND):
         return own_group_moves(state, seat)
     actions: list[Action] = [Pass()]
     actions += [TokenStep(s) for s in own_steps(state, seat)]
@@ -56,7 +56,7 @@ def apply(state: State, seat: int, action: Action) -> None:
     if seat != due:
         raise OutOfTurn(f"{COLOURS[due]} (seat {due}) acts now, not seat {seat}")
     handler = _HANDLERS.get((state.due, type(action)))
-    if state.due == "turn" and (type(action) is PlayCard) != state.action_cards:
+    if state.due == Due.TURN and (type(action) is PlayCard) != state.action_cards:
         handler = None
     if handler is None:
         raise OutOfTurn(f"{type(action).__name__} is not what is due now: {_due_words(state)}")
@@ -65,12 +65,12 @@ def apply(state: State, seat: int, action: Action) -> None:
 
 
 def _due_words(state: State) -> str:
-    if state.due == "window":
+    if state.due == Due.WINDOW:
         extra = ", `token move SQUARE`" if state.extra_turn_seat == state.window[0] else ""
         return f"use a token (`token step SIZE SQUARE`{extra}) or `pass`"
-    return {"place": "place a ship (`place SIZE SQUARE`)",
-            "turn": "play a card (`card ...`)" if state.action_cards else "move a group (`move SQUARE`)",
-            "second": "the second group move of twice (`move SQUARE`)"}[state.due]
+    return {Due.PLACE: "place a ship (`place SIZE SQUARE`)",
+            Due.TURN: "play a card (`card ...`)" if state.action_cards else "move a group (`move SQUARE`)",
+            Due.SECOND: "the second group move of twice (`move SQUARE`)"}[state.due]
 
 
 # -- placement (SPEC §42.1) -----------------------------------------------------------------
@@ -91,7 +91,7 @@ def _place(state: State, seat: int, action: Place) -> None:
         state.seat = (seat + 1) % state.players
         return
     # every ship is out: the others may use a token before the first turn (SPEC §43.2)
-    state.phase = "play"
+    state.phase = Phase.PLAY
     _open_window(state, [s for s in range(1, state.players)], None, next_mover=0)
 
 
@@ -101,7 +101,7 @@ def _move(state: State, seat: int, action: Move) -> None:
     move_group(state, action.square, order)
     if check_end(state):
         return
-    if state.due == "second" or state.action_cards:
+    if state.due == Due.SECOND or state.action_cards:
         _begin_turn(state, (seat + 1) % state.players)
         return
     n = state.players  # right after the turn: the mover, then everyone but the next mover
@@ -109,7 +109,7 @@ def _move(state: State, seat: int, action: Move) -> None:
 
 
 def _open_window(state: State, seats: list[int], mover: int | None, next_mover: int) -> None:
-    state.due, state.window, state.extra_turn_seat = "window", seats, mover
+    state.due, state.window, state.extra_turn_seat = Due.WINDOW, seats, mover
     state.seat = (next_mover - 1) % state.players  # the turn passes on from here
     _poll_next(state)
 
@@ -128,7 +128,7 @@ def _drop_head(state: State) -> None:
 
 
 def _begin_turn(state: State, seat: int) -> None:
-    state.seat, state.due, state.window, state.extra_turn_seat = seat, "turn", [], None
+    state.seat, state.due, state.window, state.extra_turn_seat = seat, Due.TURN, [], None
     state.token_used[seat] = False  # a seat's round starts with its own turn
     state.turns += 1
     if turn_limit_reached(state):
@@ -168,19 +168,19 @@ def _card(state: State, seat: int, play: PlayCard) -> None:
     if check_end(state):
         return
     if play.effect == "twice":
-        state.due = "second"
+        state.due = Due.SECOND
     else:
         _begin_turn(state, (seat + 1) % state.players)
 
 
 _HANDLERS = {
-    ("place", Place): _place,
-    ("turn", Move): _move,
-    ("turn", PlayCard): _card,
-    ("second", Move): _move,
-    ("window", Pass): _window_answer,
-    ("window", TokenStep): _window_answer,
-    ("window", TokenMove): _window_answer,
+    (Due.PLACE, Place): _place,
+    (Due.TURN, Move): _move,
+    (Due.TURN, PlayCard): _card,
+    (Due.SECOND, Move): _move,
+    (Due.WINDOW, Pass): _window_answer,
+    (Due.WINDOW, TokenStep): _window_answer,
+    (Due.WINDOW, TokenMove): _window_answer,
 }
 
 

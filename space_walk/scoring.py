@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .orbit import COLOURS, MAX_ROUNDS, POINTS, SIZES, TOKEN_POINTS
-from .state import State
+from .state import Due, Phase, State
 
 
 def emptied_seats(state: State) -> list[int]:
@@ -25,14 +25,14 @@ def finish(state: State, reason: str) -> None:
     state.scores = [0 if seat in empty else score(state, seat) for seat in range(state.players)]
     best = max(state.scores)
     state.winners = [seat for seat, s in enumerate(state.scores) if s == best]
-    state.phase, state.due, state.window, state.extra_turn_seat = "over", "", [], None
+    state.phase, state.due, state.window, state.extra_turn_seat = Phase.OVER, Due.NOTHING, [], None
     state.end = reason
 
 
 def check_end(state: State) -> bool:
     """End the game when a seat has no ship in orbit (SPEC §45.1); True if it ended."""
     empty = emptied_seats(state)
-    if state.phase == "play" and empty:
+    if state.phase == Phase.PLAY and empty:
         names = ", ".join(COLOURS[s] for s in empty)
         finish(state, f"{names} {'has' if len(empty) == 1 else 'have'} no ship left in orbit")
         return True

@@ -8,12 +8,29 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .orbit import (CARD_COUNTS, MAX_PLAYERS, MIN_PLAYERS, SHIPS_PER_SIZE, SIZES, Orbit, orbit_for,
                     tokens_for)
 
 Ship = tuple[int, int]
 VARIANTS = ("basic", "action-cards")
+
+
+class Phase(StrEnum):
+    """The game's phases (SPEC §41); the values are the words the state hash has always held."""
+    PLACE = "place"
+    PLAY = "play"
+    OVER = "over"
+
+
+class Due(StrEnum):
+    """What the seat to move owes now (SPEC §42-§44); NOTHING once the game is over."""
+    PLACE = "place"       # a ship placed
+    TURN = "turn"         # a regular turn
+    SECOND = "second"     # the second group move of a `twice` card
+    WINDOW = "window"     # the token window: a token used or passed
+    NOTHING = ""
 
 
 @dataclass
@@ -24,9 +41,9 @@ class State:
     squares: list[list[Ship]]
     reserve: list[list[int]]            # per seat: ships not yet placed, by size rank
     tokens: list[int]
-    phase: str = "place"                # "place", "play" or "over"
+    phase: Phase = Phase.PLACE
     seat: int = 0                       # who places, or whose regular turn it is
-    due: str = "place"                  # "place", "turn", "second" (twice) or "window"
+    due: Due = Due.PLACE
     window: list[int] = field(default_factory=list)   # seats still to poll (SPEC §43.2)
     extra_turn_seat: int | None = None  # the mover, while it may still take a token turn
     token_used: list[bool] = field(default_factory=list)  # this round (SPEC §43.3)
@@ -42,7 +59,7 @@ class State:
 
     @property
     def over(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     @property
     def action_cards(self) -> bool:

@@ -6,9 +6,12 @@ from pathlib import Path
 
 import trio
 
-from cli.asv_adapter import AsvRules, bot_agent
+from cli.games import kit_for
+from cli.games.asv.adapter import AsvRules
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
+
+bot_agent = kit_for("asv").agent   # a session Agent for a bot seat
 
 
 def bot_node(i: int, game: bytes, log_dir: Path, *, seats: int | None = None, peer=None, identity=None,

@@ -5,14 +5,14 @@ Stacking: every shuffle keeps its order (an honest, proven shuffle whose permuta
 identity), and the Refuel deck's contents are reordered so that each seat's opening hand
 holds hidden-card Special Actions (Science Outpost, Trading Post, Espionage, The Scavenger);
 every seat starts with Automata (looks at the Space Port deck) and City of Banks (blind take
-and `give`) in front of it. Bots play those whenever they can. So within a few hundred
+and `give`) in front of it, and the Space Port deck holds only its first eight cards. Bots play those whenever they can. So within a few hundred
 events cards pass from one player's knowledge to another's in every way the game has.
 """
 from __future__ import annotations
 
 import dataclasses
 
-from cli.asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from p2p_asv import actions as A
 from p2p_asv.bots import GreedyBot
 from p2p_asv.engine import legal_actions
@@ -20,6 +20,7 @@ from protocol.poker import deck as mp
 from session_helpers import make_peers, step
 
 HIDDEN = ("Science Outpost", "Trading Post", "Espionage", "The Scavenger")
+PORT_CARDS = 8
 
 
 class StagedRules(AsvRules):
@@ -34,6 +35,11 @@ class StagedRules(AsvRules):
                 contents.remove(name)
                 contents.insert(seat * 10 + j, name)
         st.pending[i] = dataclasses.replace(st.pending[i], contents=tuple(contents))
+        # a short Space Port deck, so the cards an Automata look showed soon reach another seat
+        i = next(k for k, r in enumerate(st.pending) if r.deck == "port")
+        port = st.pending[i]
+        st.decks["port"] = st.decks["port"][:PORT_CARDS]
+        st.pending[i] = dataclasses.replace(port, handles=port.handles[:PORT_CARDS], contents=port.contents[:PORT_CARDS])
         return st
 
 

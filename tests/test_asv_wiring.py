@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from cli.asv_adapter import AsvRules, bot_agent, label_for
+from cli.games import kit_for
+from cli.games.asv.adapter import AsvRules, label_for
 from cli.main import main
 from protocol.session import CHANCE, ClaimMismatch, GameRuleError
 from tests.session_helpers import craft, make_peers, run_until, writer
+
+bot_agent = kit_for("asv").agent   # a session Agent for a bot seat
 
 RULES = AsvRules()
 

@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from cli import render
-from cli.board_svg import board_svg
-from cli.svg_doc import PictureError, write_svg
-from cli.svg_shapes import SEAT_FILL, SHIP_TYPES
+from cli.games.asv import render
+from cli.games.asv.svg.board import board_svg
+from cli.picture.svg_doc import PictureError, write_svg
+from cli.picture.svg_shapes import SEAT_FILL, SHIP_TYPES
 from p2p_asv.dealer import LocalDealer
 from p2p_asv.engine import apply, legal_actions, to_move
 from p2p_asv.geometry import parse_square, square_name
@@ -177,8 +177,8 @@ def test_the_repl_saves_the_board_as_a_picture(tmp_path):
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from cli.local_game import LocalGame
-    from cli.repl import Repl
+    from cli.repl.local import LocalGame
+    from cli.repl.loop import Repl
     driver = LocalGame(2, 0, seed=3)
     with create_pipe_input() as pipe:
         repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
@@ -206,7 +206,7 @@ def test_the_repl_saves_the_board_as_a_picture(tmp_path):
 def test_space_walk_orbit_ships_and_scores():
     """SPEC §31.7 for Space Walk: one group a square, every ship on its square in its seat's
     colour with its code (BL: blue large), holes dark, points per seat; `board --svg` too."""
-    from cli.sw_board_svg import board_svg as orbit_svg
+    from cli.games.space_walk.board_svg import board_svg as orbit_svg
     from space_walk.orbit import COLOURS
     from space_walk.scoring import score
     from space_walk.selfplay import play_game as walk
@@ -234,10 +234,12 @@ def test_the_space_walk_repl_saves_the_orbit(tmp_path):
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from cli.sw_local import SwLocalGame
-    from cli.sw_repl import SwRepl
+    from cli.games import kit_for
+    from cli.repl.local import LocalGame
+    from cli.repl.loop import Repl
     with create_pipe_input() as pipe:
-        repl = SwRepl(SwLocalGame(2, 0, seed=1), color=False, input=pipe, output=DummyOutput())
+        repl = Repl(LocalGame(2, 0, seed=1, kit=kit_for("space-walk")), color=False, input=pipe,
+                    output=DummyOutput())
         repl.handle(f"board --svg {tmp_path / 'orbit.svg'}")
         repl.handle("board --svg")
     said = "\n".join(repl.transcript)

@@ -9,7 +9,7 @@ import time
 
 import trio
 
-from cli.asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from net_helpers import Runner, bot_node, wait_until
 from p2p_asv.search import SearchBot
 from protocol.crypto import Identity

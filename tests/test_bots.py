@@ -3,7 +3,7 @@ positions, and the selfplay games it plays using every Special Action and extra 
 from __future__ import annotations
 
 from p2p_asv import actions as A
-from p2p_asv.bot_extras import torpedo_worth, wants_port_card
+from p2p_asv.bot_extras import TORPEDO_SHOT, torpedo_worth, wants_port_card
 from p2p_asv.bots import GreedyBot
 from p2p_asv.cards import CARD_BY_NAME, CARDS, PLANET, SPECIAL_ACTION
 from p2p_asv.geometry import parse_square
@@ -50,8 +50,8 @@ def test_greedy_clears_a_pirate_off_the_path_to_a_planet_it_can_discover_before_
     g.to_phase(MOVE)
     bot = GreedyBot(0)
     assert any(isinstance(a, A.Move) and bot.score(g.state, g.views[0], a) >= 40 for a in g.legal())
-    # 6 for the shot, 3 for the pirate's points (two middle tiles), 40 + 1 for the discovery
-    assert torpedo_worth(g.state, g.views[0], ROUTE[1], 0) == 6 + 3 + 40 + 1
+    # the shot's base, 3 for the pirate's points (two middle tiles), 40 + 1 for the discovery
+    assert torpedo_worth(g.state, g.views[0], ROUTE[1], 0) == TORPEDO_SHOT + 3 + 40 + 1
     assert _choices(g) == {A.Torpedo(armed, ROUTE[1], 0)}
     g.act(A.Torpedo(armed, ROUTE[1], 0))
     assert _choices(g) == {A.Move(armed, ROUTE[3])}    # the follow-up move discovers it

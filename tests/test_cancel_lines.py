@@ -7,9 +7,9 @@ from types import SimpleNamespace
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cli.narrate import Settled, before, settled, settled_line
-from cli.net_driver import RecordingRules
-from cli.repl import Happened, Repl
+from cli.games.asv.narrate import Settled, before, settled, settled_line
+from cli.netplay.driver import RecordingRules
+from cli.repl.loop import Happened, Repl
 from p2p_asv import actions as A
 from test_specials import example_nine, pass_window, shift_ready, special
 
@@ -66,7 +66,7 @@ def test_the_networked_repl_records_it_and_the_screen_prints_it():
     rules.apply_action(g.state, 1, "pass")
     event = rules.applied[-1]
     assert event.settled == (Settled("Acid Rain", 1, "Peace Talks", 0),)
-    driver = SimpleNamespace(state=lambda: g.state, seat=0, labels=["you", "bob"], legal=lambda: [])
+    driver = SimpleNamespace(kit=rules.kit, state=lambda: g.state, seat=0, labels=["you", "bob"], legal=lambda: [])
     with create_pipe_input() as pipe:
         repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
         repl.tell([Happened(1, A.Pass(), (), event.settled)])

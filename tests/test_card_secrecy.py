@@ -107,10 +107,7 @@ def test_an_outsider_reads_no_card_it_was_not_shown_in_a_staged_game(staged):
     specials = {note.split()[1].split(":")[1] for note in p.notes if note.startswith("special ")}
     assert specials == {"science-outpost", "trading-post", "espionage", "the-scavenger"}, specials
     assert deals["shares deal look"] and deals["shares deal hand"] and deals["shares deal port"]
-    assert deals["refresh look"] and deals["refresh hand"]
-    # a Space Port card an Automata look showed comes round to another seat's draw within
-    # 600 events of the four-player game (in the three-player one only later)
-    assert deals["refresh port"] or len(peers) == 3
+    assert deals["refresh look"] and deals["refresh hand"] and deals["refresh port"]
     leaked = unshown(p, StagedRules().deck_labels())
     assert leaked == [], [(c.seq, p.notes[c.seq], c.label) for c in leaked]
 
@@ -242,7 +239,8 @@ def test_every_shuffle_and_refresh_proof_checks_from_the_log_alone(staged):
     assert reshuffles and any(note.startswith("shuffle hand") for note in peers[0].notes)
     result = check_shuffles(events)
     assert result.failures == []
-    assert result.shuffles == len(shuffles) and result.named == len(shuffles) // len(peers)
+    # one first shuffle per deck operation (the last one may be under way at event 600)
+    assert result.shuffles == len(shuffles) and result.named == -(-len(shuffles) // len(peers))
     assert result.refreshes == sum(len(ev.body["for"]) for ev in events if ev.kind == "refresh") > 0
     # a reshuffle whose `in` names another input no longer checks (re-signed by its author)
     target = reshuffles[0]
@@ -276,7 +274,7 @@ def test_a_first_shuffle_that_misnames_its_input_is_refused():
 def test_a_log_of_rules_version_6_cannot_be_checked_here(tmp_path, capsys):
     """SPEC §27.1, §27.6: version 7 changed the deal events; a version-6 log is exit 3,
     'cannot check', with the asv that wrote it named as the one that checks it."""
-    from cli.asv_adapter import RULES_NAME, AsvRules
+    from cli.games.asv.adapter import RULES_NAME, AsvRules
     from cli.main import main
 
     class Version6(AsvRules):

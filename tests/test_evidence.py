@@ -153,7 +153,9 @@ async def test_the_node_holds_the_culprits_later_events_and_the_first_writer_hal
 def test_asv_verify_json_names_the_culprit_of_a_real_game(tmp_path, capsys):
     """End to end on Amazing Space Venture: a seat signs an action with a wrong state hash;
     the halt is written; `asv verify --json` on any log names that seat."""
-    from cli.asv_adapter import AsvRules, bot_agent
+    from cli.games.asv.adapter import AsvRules
+    from cli.games import kit_for
+    bot_agent = kit_for("asv").agent
     from cli.main import main
     rules = AsvRules()
     peers = make_peers(rules, 2, agent_for=lambda k: bot_agent("greedy", f"evidence/{k}"), log_dir=str(tmp_path))

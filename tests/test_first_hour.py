@@ -7,7 +7,7 @@ import errno
 
 import pytest
 
-from cli.error_lines import error_line
+from cli.netplay.error_lines import error_line
 from cli.main import main
 from protocol.net import CannotListen
 
@@ -139,8 +139,8 @@ def test_a_choice_outside_the_list_of_announced_games_says_how_to_go_on(capsys, 
     the list said only 'no game chosen'."""
     import io
 
-    import cli.cmd_join as cmd_join
-    from cli.lan import Announcement
+    import cli.commands.join as cmd_join
+    from cli.netplay.lan import Announcement
     from cli.main import build_parser
 
     games = [Announcement(f"127.0.0.1:4000{i}/{'ab' * 16}/AAAA-AAAA-AAAA-AAA{i}", f"host{i}", 2, 1) for i in (2, 3)]

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cli.identity_file import choose_identity, user_key_path
-from cli.lan import announce, browse, invite_host, lan_address, mdns_interfaces
+from cli.errors import UserError
+from cli.netplay.identity_file import choose_identity, user_key_path
+from cli.netplay.lan import announce, browse, invite_host, lan_address, mdns_interfaces
 from protocol.crypto import Identity
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +48,7 @@ def test_an_invite_never_carries_a_wildcard_address():
     assert invite_host("0.0.0.0", None) == lan_address() != "0.0.0.0"
     assert invite_host("127.0.0.1", None) == "127.0.0.1"
     assert invite_host("0.0.0.0", "192.168.1.20") == "192.168.1.20"
-    with pytest.raises(SystemExit, match="not an address others can dial"):
+    with pytest.raises(UserError, match="not an address others can dial"):
         invite_host("0.0.0.0", "0.0.0.0")
 
 

@@ -41,7 +41,7 @@ async def test_a_connected_player_thinking_past_the_timeout_is_not_aborted_but_a
 async def test_a_seat_past_the_turn_clock_counts_as_gone_and_the_game_is_aborted(tmp_path):
     """SPEC §29.14: the host's clock is in the config; at zero the connected seat counts as
     gone, and after a further timeout the usual abort names it."""
-    from cli.net_peer import clocked
+    from cli.netplay.wiring import clocked
     game = os.urandom(16)
     with trio.fail_after(LIMIT):
         async with trio.open_nursery() as nursery:
@@ -69,8 +69,8 @@ async def test_a_seat_past_the_turn_clock_counts_as_gone_and_the_game_is_aborted
 
 def test_the_clock_is_checked_and_never_reaches_the_engine():
     import pytest
-    from cli.asv_adapter import AsvRules
-    from cli.turn_clock import game_options
+    from cli.games.asv.adapter import AsvRules
+    from cli.netplay.turn_clock import game_options
     from protocol.session import GameRuleError
     assert game_options({"turn_clock": 60, "nine_planets": True}) == {"nine_planets": True}
     assert AsvRules().new_state(2, {"turn_clock": 60}) is not None

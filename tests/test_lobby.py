@@ -7,8 +7,8 @@ import os
 import pytest
 import trio
 
-from cli.asv_adapter import AsvRules
-from cli.net_peer import parse_invite
+from cli.games.asv.adapter import AsvRules
+from cli.netplay.invite import parse_invite
 from net_helpers import Runner, bot_node, wait_until
 from protocol.log import sign_event
 from protocol.crypto import Identity

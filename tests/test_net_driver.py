@@ -1,4 +1,4 @@
-"""cli.net_driver.NetDriver's bookkeeping (SPEC §31.2-§31.3): every event the session applies
+"""cli.netplay.driver.NetDriver's bookkeeping (SPEC §31.2-§31.3): every event the session applies
 is told once, this seat's own actions included (their score lines), and a driver made for a
 game already under way (a resume) tells the game so far."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import trio
 
-from cli.narrate import before, score_lines
-from cli.net_driver import NetDriver, RecordingRules
-from cli.repl import Happened
+from cli.games.asv.narrate import before, score_lines
+from cli.netplay.driver import NetDriver, RecordingRules
+from cli.repl.loop import Happened
 from p2p_asv.dealer import LocalDealer
 from p2p_asv.engine import apply, legal_actions, parse_action, to_move
 from p2p_asv.setup import new_game
@@ -116,3 +116,28 @@ def test_own_score_line_is_told_to_the_one_who_scored():
         raise AssertionError("seat 0 never scored with its own action")
 
     with_trio(test)
+
+
+def test_an_action_not_sent_is_said_as_a_refusal_not_an_internal_error():
+    """The peer stopped under the seat (the game ended meanwhile): the REPL says the action
+    was not sent, as a refusal, and nothing changed."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from cli.netplay.driver import PeerStopped
+    from cli.repl.local import LocalGame
+    from cli.repl.loop import Repl
+
+    class Stopped(LocalGame):
+        def submit(self, action) -> None:
+            raise PeerStopped("the game has ended on this peer (see above); nothing was sent")
+
+    driver = Stopped(2, 0, seed=3)
+    driver.wait_for_turn()
+    before_hash = driver.state().hash()
+    with create_pipe_input() as pipe:
+        repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+        repl.play(next(a for a in driver.legal() if a.text().startswith("draw-tile")))
+    said = "\n".join(repl.transcript)
+    assert "refused: the game has ended on this peer (see above); nothing was sent" in said
+    assert "internal error" not in said and "you:" not in said and driver.state().hash() == before_hash

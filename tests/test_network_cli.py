@@ -10,10 +10,10 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from cli.main import build_parser
-from cli.net_driver import play_networked
-from cli.net_peer import parse_invite
+from cli.netplay.seat import play_networked
+from cli.netplay.invite import parse_invite
 from protocol.session import verify_log
-from cli.asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from log_helpers import verify_logs
 from test_repl import ScriptedRepl, plain_turn_line, window_line
 

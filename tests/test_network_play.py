@@ -8,7 +8,7 @@ import struct
 import pytest
 import trio
 
-from cli.asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from log_helpers import verify_logs
 from net_helpers import Runner, bot_node, open_game, wait_until
 from protocol import codec

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from cli.asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from log_helpers import verify_logs
 from net_helpers import Runner, bot_node, wait_until
 from protocol import codec
@@ -278,7 +278,7 @@ async def test_a_joiner_left_out_of_the_roster_is_told_and_disconnected(tmp_path
             await wait_until(lambda: failed)
             await wait_until(lambda: late.me not in joiner.mesh.peer_keys())
             await wait_until(lambda: creator.over and joiner.over)
-    from cli.net_peer import user_error
+    from cli.netplay.outcome import user_error
     assert isinstance(user_error(failed[0]), NotInRoster)
     for report in verify_logs([creator.log_path, joiner.log_path], AsvRules):
         assert report.exit_code == 0
@@ -384,7 +384,7 @@ def test_events_from_the_future_are_held_within_bounds():
     from protocol import node as node_mod
     from protocol.log import sign_event
     from protocol.crypto import Identity
-    from cli.asv_adapter import AsvRules
+    from cli.games.asv.adapter import AsvRules
 
     me, other = Identity.generate("me"), Identity.generate("other")
     n = node_mod.Node(me, AsvRules(), b"g" * 16, None)
@@ -407,7 +407,7 @@ def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():
     from protocol.log import sign_event
     from protocol.crypto import Identity
     from protocol.session import DeckCorrupted
-    from cli.asv_adapter import AsvRules
+    from cli.games.asv.adapter import AsvRules
 
     me, other = Identity.generate("me"), Identity.generate("other")
     seen, notes = [], []

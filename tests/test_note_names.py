@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import trio
 
-from cli.names_seen import MAX_KEPT, name_seen, remember
-from cli.peer_names import namer, remembering, seat_name
+from cli.netplay.names_seen import MAX_KEPT, name_seen, remember
+from cli.netplay.peer_names import namer, remembering, seat_name
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity, fingerprint
 from protocol.node import Node, NodeOptions

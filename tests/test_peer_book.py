@@ -10,11 +10,13 @@ import pytest
 import trio
 
 from cli.main import build_parser
-from cli.net_args import DEFAULT_LISTEN, listen_host
-from cli.net_peer import Printer, _noting, _reach
-from cli.peer_book import (PeerBook, kept_entries, load_peer_keys, load_peers, own_listen, own_port,
+from cli.netplay.net_args import DEFAULT_LISTEN, listen_host
+from cli.netplay.join import _reach
+from cli.netplay.printer import Printer
+from cli.netplay.wiring import noting_book
+from cli.netplay.peer_book import (PeerBook, kept_entries, load_peer_keys, load_peers, own_listen, own_port,
                            save_peers)
-from cli.regather import SPARE_RANGE, resume_port, spare_ports
+from cli.netplay.regather import SPARE_RANGE, resume_port, spare_ports
 from protocol.net import NotConnected
 from protocol.net.mesh.peers import PeerAddress
 
@@ -27,7 +29,7 @@ def test_a_peer_back_on_a_new_port_is_kept_for_a_later_resume(tmp_path):
                            mesh=SimpleNamespace(known_peers=lambda: list(known)))
     book, said = PeerBook(), []
     book.update(node)
-    note = _noting(book, node, said.append)
+    note = noting_book(book, node, said.append)
     known[0] = PeerAddress(b"b" * 32, "127.0.0.1", 33677)   # bob resumed: the mesh learnt it
     note("bob (ABCD) is back (gone 12 s)")
     assert said == ["bob (ABCD) is back (gone 12 s)"]
@@ -113,6 +115,6 @@ def test_the_book_keeps_where_this_seat_listened_and_a_resume_listens_there_agai
     assert listen_host(resume) == "127.0.0.1"
     given = build_parser().parse_args(["join", "--resume", str(log), "--listen", "0.0.0.0"])
     assert listen_host(given) == "0.0.0.0"
-    from cli.peer_book import save_peers
+    from cli.netplay.peer_book import save_peers
     save_peers(log, [{"fingerprint": "", "host": "", "port": 41000, "self": True}])   # an older book
     assert own_listen(log) is None

@@ -6,9 +6,9 @@ import os
 import re
 from types import SimpleNamespace
 
-from cli.asv_adapter import AsvRules
-from cli.peer_names import abort_line, seat_name
-from cli.repl_live import NoteWriter
+from cli.games.asv.adapter import AsvRules
+from cli.netplay.peer_names import abort_line, seat_name
+from cli.repl.live import NoteWriter
 from net_helpers import bot_node
 from protocol.crypto import Identity, fingerprint
 from protocol.net import ConnectionClosed, PeerRefused, PeerTimeout, SendQueueFull, plain_reason

@@ -181,7 +181,9 @@ def test_a_game_reader_crash_on_hostile_text_is_an_illegal_move_not_a_crash(tmp_
 def test_asv_action_text_with_a_superscript_digit_is_refused_as_illegal(tmp_path):
     """Amazing Space Venture's notation reader raises ValueError for `draw-tile ²`
     ('²'.isdigit() but int('²') fails); over the network that crashed the receiving peer."""
-    from cli.asv_adapter import AsvRules, bot_agent
+    from cli.games.asv.adapter import AsvRules
+    from cli.games import kit_for
+    bot_agent = kit_for("asv").agent
     rules = AsvRules()
     peers = make_peers(rules, 2, agent_for=lambda k: bot_agent("greedy", f"t/{k}"), log_dir=str(tmp_path))
     run_until(peers, lambda: peers[0].phase == "play" and rules.to_move(peers[0].state) != CHANCE)

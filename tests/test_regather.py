@@ -10,10 +10,13 @@ from pathlib import Path
 import trio
 
 from cli.main import build_parser
-from cli.net_peer import Invite, Printer, host_game, join_game
-from cli.peer_book import own_port
-from cli.regather import NobodyBack
-from cli.sw_adapter import SpaceWalkRules
+from cli.netplay.host import host_game
+from cli.netplay.invite import Invite
+from cli.netplay.join import join_game
+from cli.netplay.printer import Printer
+from cli.netplay.peer_book import own_port
+from cli.netplay.regather import NobodyBack
+from cli.games.space_walk.adapter import SpaceWalkRules
 from net_helpers import wait_until
 from protocol.session import verify_log
 
@@ -129,7 +132,7 @@ async def test_the_first_one_back_alone_never_aborts_and_leaves_its_log_as_it_wa
         try:
             await join_game(resume_args(logs[0], "--resume-wait", "1.5", "--timeout", "0.2"), printer=printer)
         except BaseException as exc:   # trio wraps what its nursery raised
-            from cli.net_peer import user_error
+            from cli.netplay.outcome import user_error
             found = user_error(exc, (NobodyBack,))
             assert found is not None, exc
         else:
@@ -193,14 +196,14 @@ async def test_two_returners_who_both_lost_their_old_ports_find_each_other_on_sp
     """Both old ports are taken: each listens on its first free spare port, which the other
     works out from the game id and its fingerprint and dials (SPEC §29.15); the game ends.
     Neither gives --listen: the game was played on 127.0.0.1, so each resumes there."""
-    import cli.net_peer
-    options = cli.net_peer._options
+    import cli.netplay.join
+    options = cli.netplay.join.node_options
 
     def loopback_only(args, seats):   # refused before listening: this test never opens 0.0.0.0
         chosen = options(args, seats)
         assert chosen.host == "127.0.0.1", f"a resume of a 127.0.0.1 game listens on {chosen.host}"
         return chosen
-    monkeypatch.setattr(cli.net_peer, "_options", loopback_only)
+    monkeypatch.setattr(cli.netplay.join, "node_options", loopback_only)
     with trio.fail_after(LIMIT):
         logs = await play_until_all_stop(tmp_path, 2, 30)
         held = [hold_port(own_port(log)) for log in logs]

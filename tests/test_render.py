@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from prompt_toolkit.formatted_text import FormattedText
 
-from cli import render
+from cli.games.asv import render
 from p2p_asv.dealer import LocalDealer
 from p2p_asv.endgame import result
 from p2p_asv.engine import apply, to_move

@@ -12,10 +12,10 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cli import cmd_play
-from cli.local_game import LocalGame
+from cli.commands import play as cmd_play
+from cli.repl.local import LocalGame
 from cli.main import build_parser
-from cli.repl import ActionCompleter, Repl, default_history, natural_key
+from cli.repl.loop import ActionCompleter, Repl, default_history, natural_key
 from p2p_asv.cards import CARDS, lookup
 from p2p_asv.state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES
 
@@ -409,7 +409,7 @@ def test_a_typo_gets_a_suggestion(pipe):
 
 
 def test_score_lines_name_the_reason_and_the_square():
-    from cli.narrate import Before, score_lines
+    from cli.games.asv.narrate import Before, score_lines
     from p2p_asv.actions import Pass
     driver = LocalGame(2, 0, seed=3)
     driver.wait_for_turn()
@@ -422,7 +422,7 @@ def test_score_lines_name_the_reason_and_the_square():
 def test_the_prompt_names_whose_turn_and_asks_the_question():
     """SPEC §31.6: the prompt says whose turn and which phase; when this seat must answer
     another's discovery it asks the question instead."""
-    from cli.narrate import prompt
+    from cli.games.asv.narrate import prompt
     from p2p_asv.actions import Pass
     from p2p_asv.engine import to_move
     from p2p_asv.state import Discovery
@@ -447,7 +447,7 @@ def test_an_offer_on_the_poll_stack_is_asked_as_the_discovery_question():
     """SPEC §31.6 with §8.2: the offers are windows on the poll stack, yet the prompt still
     names the discovery and the card kind, for the discoverer and for a seat to its left."""
     from helpers_engine import Game, RiggedDealer
-    from cli.narrate import prompt
+    from cli.games.asv.narrate import prompt
     from p2p_asv.actions import Discover, Move, Pass
     hands = [["Cephei"], ["Water"]]
     g = Game(2, dealer=RiggedDealer(3, tiles=["p2-a", "deep", "deep"], hands=hands))
@@ -485,7 +485,7 @@ def test_board_sizes_and_history(pipe):
 
 def test_a_response_window_asks_its_question():
     """SPEC §31.6 with §14.2: a seat polled in another's window is asked, not told 'your turn'."""
-    from cli.narrate import prompt
+    from cli.games.asv.narrate import prompt
     from p2p_asv.actions import Pass
     from p2p_asv.state import Poll
     driver = LocalGame(2, 1, seed=3)
@@ -500,7 +500,7 @@ def test_a_response_window_asks_its_question():
 
 def test_a_card_typed_by_its_handle_alone_is_named_for_the_notation(pipe):
     """Hands and prompts show cards as #N ("env #N / pass"): `env #92` plays #92:very-hot."""
-    from cli.repl import name_handles
+    from cli.games.asv.screen import name_handles
     names = {92: "Very Hot!", 7: "Plasma Spores", 8: "Geo Traders"}.get
     assert name_handles("env #92", names) == "env #92:very-hot"
     assert name_handles("life #7 #8", names) == "life #7:plasma-spores #8:geo-traders"
@@ -527,12 +527,11 @@ def test_every_action_word_and_command_has_help(pipe):
     """Issue 8 item 5: `help ACTION` for every action the notation has (SPEC §11.1), and
     `help COMMAND` for the REPL's commands (a suggestion 'did you mean legal? (help legal)'
     must lead somewhere)."""
-    import inspect
-    from cli.help_topics import topic
-    from cli.repl import ACTION_WORDS
-    from cli.repl_commands import COMMANDS
-    from p2p_asv import actions
-    verbs = set(re.findall(r'verb == "([a-z-]+)"', inspect.getsource(actions.parse))) - {"chance"}
+    from cli.games.asv.help_topics import topic
+    from cli.games.asv.screen import ACTION_WORDS
+    from cli.games.asv.info_commands import COMMANDS
+    from p2p_asv.actions import PARSERS
+    verbs = {v for v in PARSERS if not v.startswith("chance ")}   # every verb parse reads
     assert verbs and verbs <= set(ACTION_WORDS)
     assert [v for v in sorted(verbs) if topic(v) is None] == []
     repl = Repl(LocalGame(1, 0, seed=1), color=False, input=pipe, output=DummyOutput())
@@ -547,7 +546,7 @@ def test_every_action_word_and_command_has_help(pipe):
 def test_espionage_asks_for_its_discard_and_legal_lists_the_cards_not_252_ways(pipe):
     """A window that must be answered with cards (SPEC §14.9) says what to do; `legal` for a
     choice of 5 cards from 10 names the cards and one example instead of 252 grouped lines."""
-    from cli.narrate import prompt
+    from cli.games.asv.narrate import prompt
     from p2p_asv.actions import PlaySpecial
     from p2p_asv.state import Poll
     driver = LocalGame(2, 0, seed=3)
@@ -566,10 +565,10 @@ def test_espionage_asks_for_its_discard_and_legal_lists_the_cards_not_252_ways(p
 def test_a_revealed_tile_line_is_wrapped_at_word_boundaries(pipe):
     """At 80 columns `revealed: #0 gal-two-corners (tile: ... south-west)` was cut mid-word by
     the terminal ('sout' / 'h-west'); it is wrapped like the other long lines (SPEC §31.6)."""
-    from cli.repl import Happened
+    from cli.repl.loop import Happened
     from p2p_asv.actions import ChanceReveal
     from p2p_asv.state import CHANCE
-    from cli import render
+    from cli.games.asv import render
     driver = LocalGame(2, 0, seed=3)
     driver.wait_for_turn()
     repl = Repl(driver, color=False, input=pipe, output=DummyOutput())

@@ -9,14 +9,14 @@ import time
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cli.local_game import LocalGame
-from cli.repl_live import LiveRepl, NoteWriter
-from p2p_asv.engine import to_move
-from p2p_asv.state import CHANCE
+from cli.repl.local import LocalGame
+from cli.repl.live import LiveRepl, NoteWriter
+from protocol.session import CHANCE
 
 
 class SlowOthers(LocalGame):
-    """LocalGame whose bots and dealer act one event per `step()`, pushed to the sink."""
+    """LocalGame (of any game) whose bots and dealer act one event per `step()`, pushed to
+    the sink."""
 
     def __init__(self, *a, **kw) -> None:
         super().__init__(*a, **kw)
@@ -32,10 +32,10 @@ class SlowOthers(LocalGame):
         return told
 
     def others_due(self) -> bool:
-        return not self._state.over and to_move(self._state) != self.seat
+        return not self.kit.is_over(self._state) and self.kit.to_move(self._state) != self.seat
 
     def step(self) -> None:
-        due = to_move(self._state)
+        due = self.kit.to_move(self._state)
         action = (self._dealer.outcome(self._state, self._views) if due == CHANCE
                   else self._bots[due].choose(self._state, self._views[due]))
         self._told.append(self._apply(due, action))

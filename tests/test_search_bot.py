@@ -8,6 +8,8 @@ from dataclasses import fields
 
 import pytest
 
+from cli.errors import UserError
+
 from p2p_asv.actions import DrawTile
 from p2p_asv.bots import BOTS, GreedyBot
 from p2p_asv.dealer import LocalDealer
@@ -218,7 +220,7 @@ def test_the_search_bot_plays_every_variant_to_the_end(players, config):
 
 # -- everywhere a bot goes (SPEC §12.2, §12.3) ------------------------------------------------
 def test_asv_selfplay_seats_a_search_bot_per_seat():
-    from cli.cmd_selfplay import bot_list, bot_options
+    from cli.commands.selfplay import bot_list, bot_options
     from cli.main import build_parser, main
     args = build_parser().parse_args(["selfplay", "--bots", "search,greedy,greedy,greedy",
                                       "--iterations", "7"])
@@ -227,8 +229,7 @@ def test_asv_selfplay_seats_a_search_bot_per_seat():
     args = build_parser().parse_args(["selfplay", "--bots", "search", "--think", "0.2"])
     assert bot_options(args)["think"] == 0.2 and callable(bot_options(args)["clock"])
     for bad in (["--iterations", "0"], ["--think", "0"], ["--bots", "search,deep"]):
-        with pytest.raises(SystemExit):
-            main(["selfplay", "--players", "2", "--bots", "search,greedy"] + bad)
+        assert main(["selfplay", "--players", "2", "--bots", "search,greedy"] + bad) == 1
 
 
 class _Budget(Exception):
@@ -257,22 +258,22 @@ def test_asv_selfplay_log_dir_gives_the_search_bot_its_budget(flags, expect, tmp
 
 def test_the_networked_bot_agent_and_the_host_flags_take_the_search_bot():
     from cli.main import build_parser
-    from cli.net_peer import _agent
+    from cli.netplay.wiring import seat_agent
     args = build_parser().parse_args(["host", "--seats", "3", "--bots", "2", "--bot-kind", "search",
                                       "--think", "0.05"])
     assert args.bot_kind == "search" and args.think == 0.05
     args = build_parser().parse_args(["join", "127.0.0.1:1/00/00", "--bot", "search"])
     assert args.bot == "search" and args.think == 1.0
     state, views, _ = greedy_until(2, 8, 3)
-    agent = _agent("search", "tag", 0.05)
+    agent = seat_agent("search", "tag", 0.05)
     assert agent(state, views[0]) in {a.text() for a in legal_actions(state, views[0])}
-    with pytest.raises(SystemExit):
-        _agent("search", "tag", 0.0)
+    with pytest.raises(UserError):
+        seat_agent("search", "tag", 0.0)
 
 
 def test_asv_play_puts_search_bots_in_the_other_seats():
-    from cli.cmd_play import bot_kinds
-    from cli.local_game import LocalGame
+    from cli.commands.play import bot_kinds
+    from cli.repl.local import LocalGame
     from cli.main import build_parser
     args = build_parser().parse_args(["play", "--bot", "search", "--think", "0.01"])
     assert bot_kinds(args.bots, 2, 1) == ["search", None] and args.think == 0.01

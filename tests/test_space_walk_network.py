@@ -7,14 +7,17 @@ from types import SimpleNamespace
 
 import trio
 
-from cli.games import GAMES, game_of_log
+from cli.games import game_of_log, kit_for
 from cli.main import main
-from cli.net_peer import game_chooser, scoreboard
-from cli.sw_adapter import SpaceWalkRules, bot_agent
+from cli.netplay.printer import scoreboard
+from cli.netplay.wiring import game_chooser
+from cli.games.space_walk.adapter import SpaceWalkRules
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 from protocol.session import verify_log
+
+bot_agent = kit_for("space-walk").agent   # a session Agent for a bot seat
 
 GAME_LIMIT = 90
 
@@ -27,7 +30,7 @@ async def test_three_peers_play_space_walk_to_the_end(tmp_path):
     joiners = []
     for i in (1, 2):
         args = SimpleNamespace(bot="random")
-        asv_rules = GAMES["asv"].rules()     # a joiner need not know the game: the hello names it
+        asv_rules = kit_for("asv").session_rules()     # a joiner need not know the game: the hello names it
         joiners.append(Node(Identity.generate(f"j{i}"), asv_rules, game, tmp_path, agent=None,
                             options=NodeOptions(**options), choose_game=game_chooser(args, f"t/{i}"),
                             creator=creator.identity.fingerprint))
@@ -74,7 +77,7 @@ def test_the_repl_seat_plays_space_walk_over_the_network(tmp_path):
     from prompt_toolkit.input import create_pipe_input
 
     from cli.main import build_parser
-    from cli.net_driver import play_networked
+    from cli.netplay.seat import play_networked
     from test_space_walk_repl import ScriptedSwRepl
 
     args = build_parser().parse_args(["host", "--listen", "127.0.0.1", "--game", "space-walk", "--seats", "2", "--bots", "1",

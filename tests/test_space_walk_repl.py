@@ -7,12 +7,19 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cli.repl import default_history
-from cli.sw_local import SwLocalGame
-from cli.sw_repl import SwCompleter, SwRepl
+from cli.games import kit_for
+from cli.repl.local import LocalGame
+from cli.repl.loop import ActionCompleter, Repl, default_history
+
+SPACE_WALK = kit_for("space-walk")
 
 
-class ScriptedSwRepl(SwRepl):
+def SwLocalGame(*args, **kw) -> LocalGame:
+    """The one local driver, playing Space Walk."""
+    return LocalGame(*args, kit=SPACE_WALK, **kw)
+
+
+class ScriptedSwRepl(Repl):
     MAX_LINES = 400
 
     def __init__(self, driver, pipe, script) -> None:
@@ -50,7 +57,7 @@ def test_a_whole_game_in_the_repl():
 
 def test_completion_offers_the_legal_actions_and_help_topics():
     driver = SwLocalGame(3, 0, seed=1, bots="greedy", config={"action_cards": True})
-    completer = SwCompleter(driver)
+    completer = ActionCompleter(driver)
 
     def complete(text):
         return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
@@ -63,11 +70,11 @@ def test_completion_offers_the_legal_actions_and_help_topics():
 
 def test_ctrl_c_says_how_to_leave_as_in_the_main_repl():
     """Ctrl-C gave a fresh prompt and nothing else; like the main REPL it says how to leave."""
-    from cli.repl import CTRL_C
+    from cli.repl.loop import CTRL_C
     driver = SwLocalGame(2, 1, seed=3, bots=["random", None])
     with create_pipe_input() as pipe:
         pipe.send_text("\x03quit\r")
-        repl = SwRepl(driver, input=pipe, output=DummyOutput(), color=False, history=default_history(True))
+        repl = Repl(driver, input=pipe, output=DummyOutput(), color=False, history=default_history(True))
         assert repl.run() == 0
     said = "\n".join(repl.transcript)
     assert CTRL_C in said and "quit or Ctrl-D leaves the game" in said and "left the game" in said
@@ -78,17 +85,18 @@ def test_in_a_networked_game_quit_and_ctrl_d_ask_before_leaving():
     """SPEC §48.1: with others waiting on this seat (a driver that can say how to come back),
     quit asks first; n stays; Ctrl-D asks too, and a second Ctrl-D leaves. Locally it did
     and does leave at once (the test above)."""
-    class Networked(SwLocalGame):
+    class Networked(LocalGame):
         def resume_hint(self):
             return "asv join --resume game.asvlog"
 
-    driver = Networked(2, 1, seed=3, bots=["random", None])
+    driver = Networked(2, 1, seed=3, bots=["random", None], kit=SPACE_WALK)
     with create_pipe_input() as pipe:
         pipe.send_text("quit\rn\r\x04\x04")
-        repl = SwRepl(driver, input=pipe, output=DummyOutput(), color=False, history=default_history(True))
+        repl = Repl(driver, input=pipe, output=DummyOutput(), color=False, history=default_history(True))
         assert repl.run() == 0
     said = repl.transcript
     asked = [i for i, line in enumerate(said) if "The others cannot go on without you" in line]
     assert len(asked) == 2
-    assert "staying in the game" in said[asked[0] + 1]
+    assert "asv join --resume game.asvlog" in said[asked[0] + 1]   # how to come back, to copy
+    assert "staying in the game" in said[asked[0] + 3]
     assert said[-1] == "bye" and not driver.is_over()

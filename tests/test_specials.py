@@ -185,10 +185,30 @@ def test_one_special_action_a_turn_and_sneak_attack_closes_every_window():
     assert not g.state.polls and g.state.skips == [1]   # no window: seat 1 could not answer
     assert g.state.phase == TILES and g.state.tiles_owed == 1
     g.tiles(away=[HOME])
-    assert g.legal(0) == [A.Next()]
+    legal = g.legal(0)
+    assert any(isinstance(a, A.PlaceStation) for a in legal)   # "then continue with your turn"
+    # Sneak Attack and the one card it allows: a third red card is refused (SPEC §14.4)
+    assert not any(isinstance(a, A.PlaySpecial) for a in legal)
+    with pytest.raises(IllegalAction, match="one Special Action a turn"):
+        apply(g.state.clone(), 0, special(g, 0, "Meteor Shower", "D-4/0"))
     g.end_turn()
     assert g.state.active == 0                          # seat 1 missed its turn
     assert g.state.skips == [] and not g.state.sneak
+
+
+def test_a_cancelled_shift_of_funds_leaves_only_the_tiles_a_successful_one_the_whole_turn():
+    g = shift_ready(2, [["Shift of Funds"], ["Time Warp"]])
+    g.act(special(g, 0, "Shift of Funds", "@1"))
+    g.act(special(g, 1, "Time Warp"))
+    g.act(A.Pass())                                     # seat 0 lets the Time Warp stand
+    assert g.state.skips == [] and g.state.only_action == "Shift of Funds"
+    assert g.legal(0) == [A.Next()]                     # only tiles, and none are owed
+    g2 = shift_ready(2, [["Shift of Funds"], ["Time Warp"]])
+    g2.act(special(g2, 0, "Shift of Funds", "@1"))
+    g2.act(A.Pass())
+    assert g2.state.skips == [1] and g2.state.only_action is None
+    g2.tiles(away=[HOME])
+    assert any(isinstance(a, A.PlaceStation) for a in g2.legal(0))
 
 
 def test_a_second_special_action_is_refused_without_sneak_attack():
@@ -285,6 +305,25 @@ def test_own_worm_hole_is_the_turns_move():
     pass_window(g)
     assert g.state.ships[1].square == yellow_home and g.state.moved
     assert not any(isinstance(a, A.Move) for a in g.legal(0))
+
+
+def test_worm_hole_may_send_a_ship_to_a_webbed_planet_where_the_web_catches_it():
+    """SPEC §14.6: "any already discovered Planet", webbed ones too; the Web then catches the
+    ship as it catches every ship that lands there (§8.8)."""
+    from tests.rig_helpers import planet
+    dealer = RiggedDealer(3, tiles=["p2-a", "deep", "deep"], hands=[["Cephei"], ["Worm Hole"]])
+    g = Game(2, dealer=dealer, auto_pass=False)
+    g.tiles([("p2-a", EAST, 0)], away=[HOME])
+    webbed = planet(g, "K-12", owner=1)
+    g.state.webs.append(webbed)
+    g.to_phase(MOVE)
+    g.act(A.Move(1, EAST))
+    worm = special(g, 1, "Worm Hole", "s1", "K-12")
+    assert worm in g.legal(1)
+    g.act(worm)
+    pass_window(g)
+    assert 1 not in g.state.ships and g.state.players[0].pile[-1] == "Star-T Ship"
+    assert g.state.discovery is None and (EAST, 0) not in g.state.planets
 
 
 def test_ufo_steals_the_planet_and_its_points_but_the_discoverer_plays_on():
@@ -506,7 +545,9 @@ def test_sabotage_on_a_landing_ship_stops_the_discovery_unless_it_teleports():
     g.act(A.Pass())                                     # seat 0 does not cancel it
     assert g.state.discovery is None and (EAST, 0) not in g.state.planets
     teleport = next(a for a in g.legal(0) if isinstance(a, A.Teleport))
-    g.act(teleport)                                     # saved: back to a home planet
+    g.act(teleport)                                     # its window: seat 1 may cancel it
+    assert g.seat == 1 and g.state.polls[-1].action.name == "Teleport"
+    g.act(A.Pass())                                     # saved: back to a home planet
     assert g.state.ships[1].square == HOME and g.state.doom is None
 
 
@@ -633,7 +674,7 @@ def test_advanced_shift_of_funds_is_free_and_owes_one_more_tile():
     assert g.state.skips == [1] and g.state.tiles_owed == 3   # one more owed tile
     g.act(A.DrawTile(0))
     g.place_far(g.state.drawn[0], [HOME])
-    assert all(isinstance(a, (A.DrawTile, A.Next)) for a in g.legal(0))   # only tiles are left
+    assert any(isinstance(a, A.DrawCard) for a in g.legal(0))   # and the turn goes on (SPEC §14.4)
 
 
 def test_advanced_cyber_jump_is_free_and_reopens_a_closed_phase():

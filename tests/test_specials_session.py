@@ -2,7 +2,7 @@
 picks after a proven hand reshuffle, and face-down discards, with every peer's view checked."""
 from __future__ import annotations
 
-from cli.asv_adapter import AsvRules
+from cli.games.asv.adapter import AsvRules
 from p2p_asv import actions as A
 from p2p_asv.bots import GreedyBot
 from p2p_asv.engine import legal_actions

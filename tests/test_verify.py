@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.local_peers import play_logged_game
+from cli.netplay.local_peers import play_logged_game
 from cli.main import main
 from protocol.log.logfile import LOG_MAGIC, LogWriter, _record, scan_log
 

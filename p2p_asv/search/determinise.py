@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..actions import PlaySpecial
 from ..cards import CARD_BY_NAME, PLANET, STARTING_SHIP
 from ..setup import ROOKIE_ROLE, new_game
-from ..state import GameState
+from ..state import GameState, Stage
 from ..view import PlayerView
 
 JUNK_FEEDERS = ("refuel", "port")  # decks whose cards may be discarded and reshuffled (SPEC §6.5)
@@ -266,7 +266,7 @@ def _is_planet(name: str | None) -> bool:
 def _claimed_planet_card(state: GameState, view: PlayerView) -> list[int]:
     """The hidden hand handles of another seat that owes a planet card, or []."""
     d = state.discovery
-    if d is None or d.stage != "planet" or d.planet_card or d.discoverer == view.seat:
+    if d is None or d.stage != Stage.PLANET or d.planet_card or d.discoverer == view.seat:
         return []
     hand = state.players[d.discoverer].hand
     if any(_is_planet(state.names.get(h) or view.known.get(h)) for h in hand):

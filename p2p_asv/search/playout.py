@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .. import actions as A
-from ..cards import CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, SPACE_SHIP, SPECIAL_ACTION
+from ..cards import ANY_TIME_EXTRAS, CARD_BY_NAME, ENVIRONMENT, EXPLORER, LIFE_FORM, PLANET, SPACE_SHIP, SPECIAL_ACTION
 from ..endgame import pirate_points
 from ..engine import legal_actions
 from ..extras import ROOKIE
@@ -68,11 +68,12 @@ class _Hand:
     """What the playout's shortcuts need to know of a seat's hand: the highest greedy score a
     Special Action card in it could get on the seat's own turn (-inf with none), whether
     Captain Rookie is in it or aboard one of the seat's ships, whether it holds a Space Port
-    card."""
-    __slots__ = ("special", "rookie", "port_card")
+    card, whether it holds an extra attached at any time (SPEC §5.7)."""
+    __slots__ = ("special", "rookie", "port_card", "any_time_extra")
 
     def __init__(self, state: GameState, seat: int, view: PlayerView) -> None:
         self.special, self.rookie, self.port_card = float("-inf"), False, False
+        self.any_time_extra = False
         public, known = state.names, view.known   # view.name_of, inlined
         for h in state.players[seat].hand:
             name = public.get(h) or known.get(h)
@@ -84,6 +85,7 @@ class _Hand:
             elif category == SPACE_SHIP:
                 self.port_card = True
                 self.rookie = self.rookie or name == ROOKIE
+                self.any_time_extra = self.any_time_extra or name in ANY_TIME_EXTRAS
         if not self.rookie:
             self.rookie = any(s.owner == seat and ROOKIE in s.extras for s in state.ships.values())
 
@@ -147,8 +149,8 @@ def _random_placement(board, tiles: list, rng, tries: int = 60):
 
 def _plain_end_of_turn(state: GameState, seat: int, view: PlayerView, rng):
     """Phases 4 and 5 as greedy plays them, for a seat with nothing special to do (no station
-    or quest to score now, no role, no Automata or City of Banks to use,
-    no Captain Rookie to play or reassign): phase 4, with no Special Action card in hand, ends or
+    or quest to score now, no role, no Automata or City of Banks to use, no Captain Rookie to
+    play or reassign, no extra to attach at any time): phase 4, with no Special Action card in hand, ends or
     discards one card, all alike to greedy below a full hand; phase 5 draws while there is
     room, from Space Port first while the hand holds no Space Port card, else from Refuel
     first, unless a Special Action card in hand might score as much. None: list the actions
@@ -159,7 +161,7 @@ def _plain_end_of_turn(state: GameState, seat: int, view: PlayerView, rng):
     if any(state.board.surrounded(sq) for sq in player.stations) or scorable_quests(state, seat, view):
         return None
     hand = _Hand(state, seat, view)
-    if hand.rookie:
+    if hand.rookie or hand.any_time_extra:
         return None
     if state.phase == DISCARD:
         cards = player.hand

@@ -2,7 +2,7 @@
 
 The session knows nothing of the game: it asks who moves, what deck operation is due,
 what hidden cards an action claims, and applies action texts. A game adapter (for
-Amazing Space Venture: cli/asv_adapter.py) implements GameRules.
+Amazing Space Venture: cli/games/asv/adapter.py) implements GameRules.
 """
 from __future__ import annotations
 

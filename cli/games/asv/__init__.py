@@ -1,0 +1,1 @@
+"""Amazing Space Venture's kit (SPEC §34)."""

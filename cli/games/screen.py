@@ -1,0 +1,78 @@
+"""What every game's screen shares (SPEC §34): a screen is the game's part of the REPL, made
+by `kit.screen(driver, repl)`. It reads the driver (state, view, seat, labels, legal) and
+speaks through the REPL (`say`, `width`); with no REPL (a completer alone) it only answers.
+
+A screen offers: welcome(), board_text(size), board_sizes, board_usage, toolbar(status),
+prompt(), describe(event, own_echoed), final(), commands (name -> help text), command(word,
+rest) -> bool, help(topic), help_completions(word, start), list_legal(prefix), note(action),
+read(text), guard(action), stage(), announce(stage_before), refusals, explain(action),
+suggest(typed), whose_move(), picture_caption(), and for the live REPL question(),
+turn_start() and only_pass()."""
+from __future__ import annotations
+
+from cli.terminal import natural_key
+
+__all__ = ["ScreenBase"]
+
+
+class ScreenBase:
+    board_sizes: tuple[str, ...] = ("",)
+    board_usage = "board (or board --svg FILE)"
+    refusals: tuple = ()          # (engine error class, the word the REPL leads with)
+
+    def __init__(self, driver, repl=None) -> None:
+        self.driver = driver
+        self.repl = repl
+
+    # -- speaking through the REPL ----------------------------------------------------------
+    def say(self, text, style: str = "") -> None:
+        self.repl.say(text, style)
+
+    def width(self) -> int:
+        return self.repl.width() if self.repl is not None else 80
+
+    def height(self) -> int:
+        return self.repl.height() if self.repl is not None else 24
+
+    @property
+    def color(self) -> bool:
+        return self.repl.color if self.repl is not None else False
+
+    def legal_sorted(self) -> list:
+        """The legal actions in the order `legal` numbers them: natural order (A-2 before A-12)."""
+        return sorted(self.driver.legal(), key=lambda a: natural_key(a.text()))
+
+    # -- what a game may leave as it is -----------------------------------------------------
+    def note(self, action) -> str:
+        return ""
+
+    def read(self, text: str) -> str:
+        """The typed line as the notation wants it."""
+        return text
+
+    def command(self, word: str, rest: str) -> bool:
+        return False
+
+    def guard(self, action):
+        return None
+
+    def stage(self):
+        return None
+
+    def announce(self, stage_before) -> str | None:
+        return None
+
+    def explain(self, action) -> str | None:
+        return None
+
+    def suggest(self, typed: str) -> str | None:
+        return None
+
+    def question(self) -> str | None:
+        return None
+
+    def turn_start(self):
+        return None
+
+    def only_pass(self) -> bool:
+        return False

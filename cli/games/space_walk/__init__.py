@@ -1,0 +1,1 @@
+"""Space Walk's kit (SPEC §34)."""

@@ -1,0 +1,74 @@
+"""Space Walk behind the session's GameRules interface (SPEC §47).
+
+The only module that knows both protocol/ and space_walk/. Space Walk has nothing hidden and
+no chance (SPEC §41.2): the card table is empty, no deck operation is ever due, and a seat's
+view is just its seat number.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from cli.games.table import game_options
+from protocol.session import CHANCE, DeckRequest, GameRuleError
+from space_walk import SpaceWalkError, apply_text, new_game, parse_action, result, to_move
+from space_walk.state import State
+
+__all__ = ["SpaceWalkRules", "RULES_NAME", "SeatView"]
+
+RULES_NAME = "space-walk/1"
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+
+
+class SpaceWalkRules:
+    name = RULES_NAME
+
+    def new_state(self, players: int, config: dict) -> State:
+        try:
+            return new_game(players, game_options(config))  # {} or {"action_cards": True} (SPEC §44.1)
+        except ValueError as exc:
+            raise GameRuleError(str(exc)) from None
+
+    def to_move(self, state: State) -> int | None:
+        return to_move(state)
+
+    def pending_chance(self, state: State) -> DeckRequest:
+        raise GameRuleError("Space Walk has no chance: no deck operation is ever due")
+
+    def apply_action(self, state: State, seat: int, text: str) -> None:
+        if seat == CHANCE:
+            raise GameRuleError("Space Walk has no chance events")
+        try:
+            apply_text(state, seat, text)   # canonical text only: one action, one log text
+        except SpaceWalkError as exc:
+            raise GameRuleError(str(exc)) from None
+
+    def chance_outcome(self, state: State, request: DeckRequest,
+                       revealed: Sequence[tuple[int, str]]) -> str:
+        raise GameRuleError("Space Walk has no chance events")
+
+    def revealed_cards(self, state: State, seat: int, text: str) -> list[tuple[int, str]]:
+        try:
+            parse_action(text)
+        except SpaceWalkError as exc:
+            raise GameRuleError(str(exc)) from None
+        return []  # every card is public (SPEC §41.2)
+
+    def state_hash(self, state: State) -> bytes:
+        return bytes.fromhex(state.hash())
+
+    def deck_labels(self) -> tuple[str, ...]:
+        return ()
+
+    def result(self, state: State) -> dict:
+        return result(state)
+
+    def new_view(self, seat: int) -> SeatView:
+        return SeatView(seat)
+
+    def learn(self, view: SeatView, handle: int, label: str) -> None:
+        raise GameRuleError("Space Walk deals no hidden cards")

@@ -1,0 +1,40 @@
+"""What `asv join --resume LOG` checks before it replays anything, so a wrong path or the
+wrong key is one line saying what to type instead (SPEC §30), not an OSError's text or
+the session's "not in the roster"."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cli.errors import UserError
+from protocol.crypto import fingerprint
+from protocol.log import parse_event, read_log
+
+__all__ = ["check_resume_log", "check_resume_seat"]
+
+EXAMPLE = "asv join --resume asv-logs/<game>-<your fingerprint>.asvlog"
+
+
+def check_resume_log(log: str) -> None:
+    """Raise UserError unless LOG is a file."""
+    path = Path(log)
+    if path.is_dir():
+        logs = sorted(p.name for p in path.glob("*.asvlog"))
+        found = f" (it holds {', '.join(logs[:3])}{' ...' if len(logs) > 3 else ''})" if logs else ""
+        raise UserError(f"asv join: {log} is a folder{found}; --resume takes your own log file in it: {EXAMPLE}")
+    if not path.exists():
+        raise UserError(f"asv join: there is no file {log}; --resume takes the log this seat wrote: {EXAMPLE}")
+
+
+def check_resume_seat(log: str, key: bytes, which: str) -> None:
+    """Raise UserError when the key is none of the game's seats (another player's log, or
+    the wrong key); a log that does not read is left to the resume's own error."""
+    try:
+        first = parse_event(read_log(log)[0])
+        roster = list(first.body["roster"])
+    except Exception:   # noqa: BLE001 - any unreadable log is reported by restore_peer itself
+        return
+    if key not in roster:
+        seats = ", ".join(fingerprint(k) for k in roster)
+        raise UserError(f"asv join: your key {fingerprint(key)} ({which}) is not a seat of the game in {log} "
+                         f"(its seats: {seats}); resume with the key you played it with: --key FILE, "
+                         "or resume your own log")
