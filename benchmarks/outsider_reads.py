@@ -24,7 +24,7 @@ from collections import Counter
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from cli.games.asv.adapter import AsvRules  # noqa: E402
-from cli.local_peers import play_logged_game  # noqa: E402
+from cli.netplay.local_peers import play_logged_game  # noqa: E402
 from protocol.log import parse_event, scan_log  # noqa: E402
 from protocol.session import Session, verify_log  # noqa: E402
 from protocol.session.dealing import DeckBook  # noqa: E402

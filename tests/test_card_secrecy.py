@@ -288,3 +288,11 @@ def test_a_log_of_rules_version_6_cannot_be_checked_here(tmp_path, capsys):
     assert main(["verify", str(tmp_path / "peer0.asvlog")]) == 3
     out = capsys.readouterr().out
     assert "cannot check" in out and "'amazing-space-venture/6'" in out and "INVALID" not in out
+
+
+def test_the_outsider_measure_runs(capsys):
+    """benchmarks/outsider_reads.py (the 20-game measure of SPEC §25.7), on one solitaire game."""
+    from benchmarks.outsider_reads import main
+    assert main(["--games", "1", "--players", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 games of 1" in out and "0 of them never shown" in out and " valid" in out
