@@ -50,6 +50,9 @@ class BenchRules:
     def pending_chance(self, st):
         return st["pending"][0]
 
+    def read(self, text):
+        return text
+
     def apply_action(self, st, seat, text):
         if seat != CHANCE or not st["pending"]:
             raise GameRuleError("nothing due")

@@ -41,6 +41,14 @@ class KeyFileError(ProtocolError):
     """A key file is missing, malformed, or has unsafe permissions."""
 
 
+class MissingKeyFile(KeyFileError):
+    """There is no key file at the path (the command says how to make one)."""
+
+
+class KeyFileExists(KeyFileError):
+    """A key file is there already and is not replaced unless asked (the command says how)."""
+
+
 # --- SPEC §22 events and chains --------------------------------------------------------
 
 def _short_author(author: bytes | None) -> str:
@@ -99,8 +107,15 @@ class Equivocation(EventError):
         self.proof = proof
 
 
-class InvalidProof(ProtocolError):
-    """An equivocation proof does not prove what it claims."""
+class InvalidProof(ProtocolError, ValueError):
+    """A proof does not prove what it claims: a zero-knowledge proof (a Schnorr proof of
+    knowledge or a Chaum-Pedersen proof, SPEC §25) or an equivocation proof (§22.7).
+    `kind` names the proof, `reason` the check that failed."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        self.kind = kind
+        self.reason = reason
+        super().__init__(f"invalid {kind} proof: {reason}")
 
 
 # --- SPEC §23 log files ----------------------------------------------------------------

@@ -12,6 +12,7 @@ from protocol.errors import OutOfOrder
 from protocol.log.events import sign_event
 from protocol.session.game_rules import CHANCE
 from protocol.crypto.identity import Identity, fingerprint
+from cli.netplay.node_notes import speaker
 from protocol.node import Node
 from protocol.session import Session
 from protocol.session.errors import BadBody, UnexpectedKind
@@ -133,7 +134,7 @@ async def test_a_voter_never_applies_the_late_event_until_a_refusal_shows_the_ab
     nodes = nodes_for(peers)
     na, nb = nodes[a.me], nodes[b.me]
     notes: list[str] = []     # the notes name peers through the caller's namer (SPEC §29.13)
-    na.on_note, na.namer = notes.append, {due.me: "green due", b.me: "blue bee"}.get
+    na.on_note, na.namer = speaker(na, notes.append), {due.me: "green due", b.me: "blue bee"}.get
     assert await na.vote_silent() and not await na.vote_silent()   # one vote per height
     own = na.ballot.own
     assert own.kind == VOTE_KIND and own.seq == VOTE_BASE + a.chain.height
@@ -145,7 +146,7 @@ async def test_a_voter_never_applies_the_late_event_until_a_refusal_shows_the_ab
     assert a.chain.height == height and na.barred and na.barred[0].wire == late
     nb._feed(own.wire)                     # b hears a's vote: it answers with a refusal
     refusal, resent = nb._outbox
-    assert resent == late
+    assert resent.wire == late
     na._feed(refusal)                      # the abort can never complete: a applies the event
     assert a.chain.height == height + 1 and a.chain.head == b.chain.head and not na.barred
     assert notes == ["voted green due silent at seq %d" % height,

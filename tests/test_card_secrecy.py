@@ -40,6 +40,9 @@ class HandOffRules:
     def pending_chance(self, st):
         return st["pending"][0]
 
+    def read(self, text):
+        return text
+
     def apply_action(self, st, seat, text):
         st["pending"].pop(0)
         if text.startswith("reveal "):

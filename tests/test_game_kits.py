@@ -17,8 +17,8 @@ NAMES = ("key", "title", "min_players", "max_players", "rules_name", "bot_kinds"
          "turn_line", "render_board", "picture", "copy_state", "before", "happened", "screen")
 
 
-def test_the_registry_finds_both_games_by_key_and_by_rules():
-    assert [k.key for k in KITS] == ["asv", "space-walk"] and DEFAULT_KEY == "asv"
+def test_the_registry_finds_every_game_by_key_and_by_rules():
+    assert [k.key for k in KITS] == ["asv", "space-walk", "space-trading-race"] and DEFAULT_KEY == "asv"
     for kit in KITS:
         assert kit_for(kit.key) is kit and kit_for_rules(kit.rules_name) is kit
         assert kit.session_rules().name == kit.rules_name

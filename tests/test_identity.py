@@ -7,11 +7,12 @@ import os
 
 import pytest
 
+from cli.netplay.error_lines import error_line
 from cli.main import main as asv_main
 from protocol import codec
 from protocol.crypto import (
-    BadSignature, Identity, KeyFileError, UnsafePermissions, default_key_path, fingerprint,
-    load_identity, save_identity, verify,
+    BadSignature, Identity, KeyFileError, KeyFileExists, MissingKeyFile, UnsafePermissions, default_key_path,
+    fingerprint, load_identity, save_identity, verify,
 )
 
 # RFC 8032 section 7.1, TEST 1
@@ -87,7 +88,7 @@ def test_key_file_refuses_overwrite_without_force(tmp_path):
     path = tmp_path / "id.key"
     first = Identity.generate()
     save_identity(first, path)
-    with pytest.raises(KeyFileError, match="--force"):
+    with pytest.raises(KeyFileExists, match="already exists"):
         save_identity(Identity.generate(), path)
     assert load_identity(path).public_key_bytes == first.public_key_bytes
     second = Identity.generate()
@@ -106,8 +107,11 @@ def test_key_file_with_loose_permissions_refused(tmp_path, mode):
 
 def test_damaged_key_files_refused(tmp_path):
     path = tmp_path / "id.key"
-    with pytest.raises(KeyFileError, match="asv keygen"):
+    with pytest.raises(MissingKeyFile, match="no key file at"):
         load_identity(path)
+    with pytest.raises(MissingKeyFile) as info:
+        load_identity(path)
+    assert error_line(info.value).endswith("; create one with `asv keygen`")   # the command's words, not protocol's
     ident = Identity.generate()
     good = codec.decode(_bytes_of(ident, tmp_path))
 

@@ -18,10 +18,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = ROOT / "protocol"
 
-# Modules directly in protocol/: the base below everything, and the node above everything.
+# Modules directly in protocol/: the base below everything; the node package above everything
+# (its private `_x` modules sit behind its curated `__init__`, as trio's do).
 BASE = {"protocol", "protocol.errors", "protocol.codec", "protocol.fingerprint"}
 TOP = {"protocol.node"}
 PACKAGES = ("crypto", "log", "poker", "session", "net")
+EXPORTING = PACKAGES + ("node",)
 # What each layer may import (besides itself). log and poker are side by side, as are
 # session and net: neither of a pair imports the other.
 ALLOWED = {
@@ -52,7 +54,7 @@ def is_package(name: str) -> bool:
 def layer(name: str) -> str:
     if name in BASE:
         return "base"
-    if name in TOP:
+    if name in TOP or any(name.startswith(top + ".") for top in TOP):
         return "node"
     parts = name.split(".")
     if len(parts) >= 3 or is_package(name):
@@ -151,7 +153,27 @@ def test_the_finder_sees_a_cycle_and_a_function_level_import(tmp_path, monkeypat
         test_no_import_cycle()
 
 
-@pytest.mark.parametrize("package", PACKAGES)
+def test_the_node_is_a_package_of_private_modules():
+    assert is_package("protocol.node")
+    parts = sorted(n for n in MODULES if n.startswith("protocol.node."))
+    assert len(parts) >= 5 and all(n.rpartition(".")[2].startswith("_") for n in parts), parts
+
+
+def test_nothing_outside_the_node_imports_its_private_modules():
+    """cli/, tests/ and the rest of protocol/ import `protocol.node`, never `protocol.node._x`."""
+    offenders = []
+    for path in sorted([*ROOT.joinpath("cli").rglob("*.py"), *ROOT.joinpath("tests").rglob("*.py"),
+                        *PROTOCOL.rglob("*.py")]):
+        if path.is_relative_to(PROTOCOL / "node"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [(path.name, n) for n in names if n.startswith("protocol.node._")]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("package", EXPORTING)
 def test_each_package_exports_what_it_lists(package):
     mod = importlib.import_module(f"protocol.{package}")
     assert mod.__all__ and len(set(mod.__all__)) == len(mod.__all__)

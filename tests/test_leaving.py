@@ -8,6 +8,7 @@ import time
 
 import trio
 
+from cli.netplay.node_notes import speaker
 from net_helpers import Runner, bot_node, wait_until
 
 LIMIT = 90
@@ -20,7 +21,7 @@ async def test_a_connected_player_thinking_past_the_timeout_is_not_aborted_but_a
             runner = Runner(nursery)
             bot = bot_node(0, game, tmp_path, seats=2, timeout=1.0, host="127.0.0.1")
             notes: list[str] = []
-            bot.on_note = notes.append
+            bot.on_note = speaker(bot, notes.append)
             await runner.start(bot)
             human = bot_node(1, game, tmp_path, timeout=1.0, creator=bot, host="127.0.0.1")
             human.agent = None                      # a human seat: nothing is typed

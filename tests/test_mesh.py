@@ -10,7 +10,7 @@ import trio
 from protocol import codec
 from protocol.net.secure import TAG_SIZE
 from protocol.errors import Equivocation
-from protocol.log.events import ZERO_HASH, Chain, MalformedEvent, sign_event
+from protocol.log.events import ZERO_HASH, Chain, MalformedEvent, SignedEvent, sign_event
 from protocol.net import (
     DIALER, BadEventWire, CatchupTimeout, ConnectionClosed, FramedStream, FrameTooLarge,
     KeyNotAllowed, MalformedFrame, Mesh, NotConnected, PeerAddress, PeerRefused, PeerTimeout,
@@ -46,8 +46,9 @@ class Recorder:
         return {"on_peer_up": self.up.append, "on_peer_down": lambda k, e: self.down.append((k, e)),
                 "on_refused": self.refused.append}
 
-    def on_event(self, peer_key, wire):
-        self.events.append((peer_key, wire))
+    def on_event(self, peer_key, ev):
+        assert isinstance(ev, SignedEvent)   # delivered as the mesh parsed and checked it
+        self.events.append((peer_key, ev.wire))
 
     def wires(self):
         return [w for _, w in self.events]
@@ -382,7 +383,7 @@ async def test_catch_up_in_several_batches_and_marked_seen():
             b, rb = await start(stack, IDS[1], max_frame=700)
             await b.connect(*a.address)
             got = await b.request_since(a.public_key, 3)
-            assert got == log[3:] and asked == [(b.public_key, 3)]
+            assert [ev.wire for ev in got] == log[3:] and asked == [(b.public_key, 3)]
             assert await b.request_since(a.public_key, 12) == []
             # gossip of a caught-up event is not delivered again
             await a.broadcast(log[5])

@@ -42,8 +42,8 @@ class Rec:
     def options(self):
         return {"on_peer_down": lambda k, e: self.down.append((k, e)), "on_refused": self.refused.append}
 
-    def on_event(self, key, wire):
-        self.events.append(wire)
+    def on_event(self, key, ev):
+        self.events.append(ev.wire)   # the mesh delivers the SignedEvent it checked
 
 
 async def start(stack, identity, *, chain=(), **options):
@@ -142,7 +142,7 @@ async def test_honest_back_to_back_catch_ups_are_served():
             (a, ra), (b, rb) = await start(stack, IDS[0], chain=chain), await start(stack, IDS[1])
             await b.connect(*a.address)
             for k in range(3 * MAX_ANSWERS_IN_FLIGHT):
-                assert await b.request_since(a.public_key, k) == chain[k:]
+                assert [ev.wire for ev in await b.request_since(a.public_key, k)] == chain[k:]
             assert ra.down == [] and rb.down == []
 
 
@@ -394,10 +394,11 @@ def test_events_from_the_future_are_held_within_bounds():
     near = [sign_event(other, b"g" * 16, 5, prev, "action", {"a": f"x{i}"}) for i in range(10)]
     for ev in far + near:
         n._feed(ev.wire)
-    assert not any(seq > node_mod.MAX_AHEAD for seq in n._buffer)
-    assert len(n._buffer[5]) == node_mod.MAX_PER_HEIGHT
+    held = n._early.by_seq
+    assert not any(seq > node_mod.MAX_AHEAD for seq in held)
+    assert len(held[5]) == node_mod.MAX_PER_HEIGHT
     assert n.dropped_early == 3 + 10 - node_mod.MAX_PER_HEIGHT
-    assert n._buffered_bytes == sum(len(e.wire) for e in n._buffer[5])
+    assert n._early.size == sum(len(e.wire) for e in held[5])
 
 
 def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():
@@ -408,11 +409,13 @@ def test_an_event_that_exposes_a_corrupted_deck_counts_as_applied():
     from protocol.crypto import Identity
     from protocol.session import DeckCorrupted
     from cli.games.asv.adapter import AsvRules
+    from cli.netplay.node_notes import speaker
 
     me, other = Identity.generate("me"), Identity.generate("other")
     seen, notes = [], []
     n = node_mod.Node(me, AsvRules(), b"g" * 16, None,
-                      on_applied=lambda node, ev, note: seen.append(ev.seq), on_note=notes.append)
+                      on_applied=lambda node, ev, note: seen.append(ev.seq))
+    n.on_note = speaker(n, notes.append)
 
     class Halting:
         notes = ["shares (deck corrupted)"]

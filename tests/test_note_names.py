@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import trio
 
 from cli.netplay.names_seen import MAX_KEPT, name_seen, remember
+from cli.netplay.node_notes import speaker
 from cli.netplay.peer_names import namer, remembering, seat_name
 from net_helpers import Runner, wait_until
 from protocol.crypto import Identity, fingerprint
@@ -30,7 +31,7 @@ async def test_the_lobby_names_a_key_met_before_and_falls_back_to_the_fingerprin
     game = os.urandom(16)
     host = toy_node("alice", game, seats=3)
     notes: list[str] = []
-    host.on_note, host.namer = notes.append, namer(host)
+    host.on_note, host.namer = speaker(host, notes.append), namer(host)
     bob, stranger = toy_node("bob", game, creator=host), toy_node("x", game, creator=host)
     remember(bob.me, "bob")                      # bob played a game with this user before
     with trio.fail_after(30):
@@ -50,7 +51,7 @@ async def test_the_lobby_names_a_key_met_before_and_falls_back_to_the_fingerprin
 def named_node(peer) -> tuple[Node, list[str]]:
     node = Node(peer.identity, RULES, peer.game, None, peer=peer)
     notes: list[str] = []
-    node.on_note, node.namer = notes.append, namer(node)
+    node.on_note, node.namer = speaker(node, notes.append), namer(node)
     return node, notes
 
 

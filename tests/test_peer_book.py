@@ -18,6 +18,7 @@ from cli.netplay.peer_book import (PeerBook, kept_entries, load_peer_keys, load_
                            save_peers)
 from cli.netplay.regather import SPARE_RANGE, resume_port, spare_ports
 from protocol.net import NotConnected
+from protocol.node import Note, NoteKind
 from protocol.net.mesh.peers import PeerAddress
 
 
@@ -26,12 +27,12 @@ def test_a_peer_back_on_a_new_port_is_kept_for_a_later_resume(tmp_path):
     event is applied; her `--resume LOG` must know bob's new address."""
     known = [PeerAddress(b"b" * 32, "127.0.0.1", 33473)]
     node = SimpleNamespace(log_path=tmp_path / "game.asvlog",
-                           mesh=SimpleNamespace(known_peers=lambda: list(known)))
+                           mesh=SimpleNamespace(known_peers=lambda: list(known)), who=lambda key: "bob (ABCD)")
     book, said = PeerBook(), []
     book.update(node)
     note = noting_book(book, node, said.append)
     known[0] = PeerAddress(b"b" * 32, "127.0.0.1", 33677)   # bob resumed: the mesh learnt it
-    note("bob (ABCD) is back (gone 12 s)")
+    note(Note(NoteKind.BACK, who=b"b" * 32, seconds=12.0))
     assert said == ["bob (ABCD) is back (gone 12 s)"]
     assert load_peers(node.log_path) == [("127.0.0.1", 33677)]
 

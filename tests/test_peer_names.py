@@ -7,6 +7,7 @@ import re
 from types import SimpleNamespace
 
 from cli.games.asv.adapter import AsvRules
+from cli.netplay.node_notes import speaker
 from cli.netplay.peer_names import abort_line, seat_name
 from cli.repl.live import NoteWriter
 from net_helpers import bot_node
@@ -48,7 +49,7 @@ def test_the_lost_and_back_lines_name_the_seat_and_say_what_now(tmp_path):
     node.session = session()
     node.namer = lambda key: seat_name(node.session, key)
     notes: list[str] = []
-    node.on_note = notes.append
+    node.on_note = speaker(node, notes.append)
     node._on_peer_down(BOB, ConnectionClosed("closed the connection", peer=fingerprint(BOB)))
     (line,) = notes
     assert re.fullmatch(rf"lost {seat_name(node.session, BOB)} \(connection closed\) at \d\d:\d\d:\d\d — the game "

@@ -1,6 +1,6 @@
-"""The rules engines are pure (SPEC §1, §40.1, design brief): no I/O, clocks, randomness or protocol.
+"""The rules engines are pure (SPEC §1, §40.1, §50.1, design brief): no I/O, clocks, randomness or protocol.
 
-Every module of p2p_asv and of space_walk is parsed and its imports checked; a fresh
+Every module of p2p_asv, space_walk and space_trading_race is parsed and its imports checked; a fresh
 interpreter importing an engine must not load any of the forbidden modules either.
 """
 from __future__ import annotations
@@ -16,9 +16,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "p2p_asv"
 SPACE_WALK = ROOT / "space_walk"
+TRADING_RACE = ROOT / "space_trading_race"
 FORBIDDEN = ("protocol", "cli", "trio", "msgpack", "nacl", "cryptography", "prompt_toolkit",
              "socket", "asyncio", "random", "time", "os")
-MODULES = sorted(PACKAGE.rglob("*.py")) + sorted(SPACE_WALK.glob("*.py"))  # p2p_asv/search too
+MODULES = (sorted(PACKAGE.rglob("*.py")) + sorted(SPACE_WALK.glob("*.py"))  # p2p_asv/search too
+           + sorted(TRADING_RACE.glob("*.py")))
 
 
 def imported_roots(path: Path) -> list[str]:
@@ -48,6 +50,13 @@ def test_space_walk_has_modules_and_imports_no_other_game():
         assert "p2p_asv" not in imported_roots(path), path.name
 
 
+def test_space_trading_race_has_modules_and_imports_no_other_game():
+    names = {p.stem for p in TRADING_RACE.glob("*.py")}
+    assert {"engine", "state", "board", "deeds", "missions", "bots", "leaving"} <= names
+    for path in TRADING_RACE.glob("*.py"):
+        assert not {"p2p_asv", "space_walk"} & set(imported_roots(path)), path.name
+
+
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_module_imports_nothing_forbidden(path):
     bad = sorted(set(imported_roots(path)) & set(FORBIDDEN + ("__import__", "importlib.import_module")))
@@ -55,7 +64,8 @@ def test_module_imports_nothing_forbidden(path):
 
 
 @pytest.mark.parametrize("imports", ["p2p_asv.engine, p2p_asv.selfplay, p2p_asv.bots, p2p_asv.dealer, p2p_asv.search",
-                                     "space_walk.engine, space_walk.selfplay, space_walk.bots"])
+                                     "space_walk.engine, space_walk.selfplay, space_walk.bots",
+                                     "space_trading_race.engine, space_trading_race.selfplay, space_trading_race.bots"])
 def test_importing_the_engine_loads_no_forbidden_module(imports):
     code = ("import sys, json\n"
             "before = set(sys.modules)\n"

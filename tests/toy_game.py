@@ -40,6 +40,9 @@ class ToyRules:
     def pending_chance(self, st) -> DeckRequest:
         return st["pending"][0]
 
+    def read(self, text):
+        return text   # the toy's actions are their texts; apply_action and revealed_cards check them
+
     def apply_action(self, st, seat, text):
         if seat == CHANCE:
             return self._chance(st, text)

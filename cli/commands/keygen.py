@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from cli.netplay.identity_file import user_key_path
-from protocol.crypto import MAX_NAME_LEN, Identity, KeyFileError, load_identity, save_identity
+from protocol.crypto import MAX_NAME_LEN, Identity, KeyFileError, KeyFileExists, load_identity, save_identity
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +25,9 @@ def run(args: argparse.Namespace) -> int:
     path = args.out or user_key_path()
     try:
         saved = save_identity(Identity.generate(args.name), path, force=args.force)
+    except KeyFileExists as exc:
+        print(f"asv keygen: {exc}; use --force to replace it", file=sys.stderr)
+        return 1
     except KeyFileError as exc:
         print(f"asv keygen: {exc}", file=sys.stderr)
         return 1

@@ -20,6 +20,7 @@ DEFAULT_KEY = "asv"
 REGISTRY = (
     "cli.games.asv",
     "cli.games.space_walk",
+    "cli.games.space_trading_race",
 )
 
 

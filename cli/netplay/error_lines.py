@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import errno
 
-from protocol.errors import LogError
+from protocol.errors import LogError, MissingKeyFile
 from protocol.net import CannotListen, NotConnected, TransportError, plain_reason
 
 __all__ = ["error_line"]
@@ -20,6 +20,8 @@ def error_line(err: BaseException) -> str:
                 "(the host's invite line, or `listening on ...` in any player's window)")
     if isinstance(err, TransportError):
         return plain_reason(err)
+    if isinstance(err, MissingKeyFile):
+        return f"{err}; create one with `asv keygen`"
     if isinstance(err, LogError):
         return f"cannot read the log: {err}; `asv verify LOG` says more"
     if isinstance(err, OSError) and err.filename is not None:

@@ -19,6 +19,7 @@ from cli.games.options import config_from
 from cli.netplay.identity_file import choose_identity
 from cli.netplay.lan import announce, invite_host, mdns_interfaces
 from cli.netplay.net_args import listen_host
+from cli.netplay.node_notes import speaker
 from cli.netplay.peer_book import PeerBook
 from cli.netplay.peer_names import namer, remembering
 from cli.netplay.turn_clock import CLOCK_KEY, check_clock
@@ -73,8 +74,8 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), game_kind.session_rules(), game, args.log_dir,
                        agent=seat_agent(args.bot_kind, f"{args.seed or game.hex()}/{i + 1}",
                                     getattr(args, "think", None), game_kind),
-                       options=node_options(args, None),
-                       on_note=(bot_printer or Printer(None)).say, creator=identity.public_key_bytes)
+                       options=node_options(args, None), creator=identity.public_key_bytes)
+            bot.on_note = speaker(bot, (bot_printer or Printer(None)).say)
             bot.options.port = 0
             clocked(bot)
             await nursery.start(bot.run)

@@ -9,10 +9,11 @@ from typing import Callable
 from cli.errors import UserError
 from cli.games import DEFAULT_KEY, GameKit, kit_for, kit_for_rules
 from cli.netplay.net_args import listen_host
+from cli.netplay.node_notes import words
 from cli.netplay.peer_book import PeerBook
 from cli.netplay.turn_clock import TurnClock
 from protocol.crypto import Identity, load_identity, save_identity
-from protocol.node import Node, NodeOptions
+from protocol.node import Node, NodeOptions, Note
 
 
 def make_identity(key: str | None, name: str) -> Identity:
@@ -91,7 +92,7 @@ def noting_book(book: PeerBook, node: Node, say):
     """on_note that also keeps the log's address book: a note comes with each peer that
     joins, leaves or comes back (maybe on a new port), and a seat that quits before the next
     event must still find it on `--resume` (SPEC §29.12)."""
-    def on_note(text: str) -> None:
+    def on_note(note: Note) -> None:
         book.update(node)
-        say(text)
+        say(words(note, node.who))
     return on_note

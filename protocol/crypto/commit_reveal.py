@@ -13,6 +13,7 @@ import secrets
 from typing import Sequence
 
 from protocol.crypto.group import lp
+from protocol.errors import ProtocolError
 
 COMMIT_TAG = b"p2p-asv/commit/v1"
 JOINT_TAG = b"p2p-asv/joint-value/v1"
@@ -21,7 +22,7 @@ VALUE_BYTES = 32
 COMMIT_BYTES = 32
 
 
-class CommitRevealError(ValueError):
+class CommitRevealError(ProtocolError, ValueError):
     """Base class; ``participant`` names who broke the round (None if nobody in particular)."""
 
     def __init__(self, participant: str | None, message: str) -> None:

@@ -19,6 +19,8 @@ import os
 from nacl import bindings as _na
 from nacl import exceptions as _nacl_exc
 
+from protocol.errors import ProtocolError
+
 POINT_BYTES = 32
 SCALAR_BYTES = 32
 #: Order of the prime-order subgroup: 2**252 + 27742317777372353535851937790883648493.
@@ -31,7 +33,7 @@ IDENTITY = b"\x01" + bytes(31)
 H2P_TAG = b"p2p-asv/hash-to-point/v1"
 
 
-class GroupError(ValueError):
+class GroupError(ProtocolError, ValueError):
     """Base class for group-level errors."""
 
 

@@ -11,12 +11,13 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from protocol import codec
-from protocol.errors import BadSignature, CodecError, KeyFileError, UnsafePermissions, WeakPublicKey
+from protocol.errors import (BadSignature, CodecError, KeyFileError, KeyFileExists, MissingKeyFile, UnsafePermissions,
+                             WeakPublicKey)
 from protocol.fingerprint import PUBLIC_KEY_SIZE, fingerprint
 
 __all__ = [
     "Identity", "verify", "fingerprint", "check_public_key", "WeakPublicKey", "save_identity", "load_identity", "default_key_path",
-    "BadSignature", "KeyFileError", "UnsafePermissions",
+    "BadSignature", "KeyFileError", "MissingKeyFile", "KeyFileExists", "UnsafePermissions",
     "PUBLIC_KEY_SIZE", "SIGNATURE_SIZE", "KEY_FILE_FORMAT", "KEY_FILE_VERSION", "MAX_NAME_LEN",
 ]
 
@@ -144,7 +145,7 @@ def save_identity(identity: Identity, path: str | os.PathLike, *, force: bool = 
     if len(identity.name) > MAX_NAME_LEN:
         raise KeyFileError(f"name longer than {MAX_NAME_LEN} characters")
     if path.exists() and not force:
-        raise KeyFileError(f"{path} already exists; use --force to replace it")
+        raise KeyFileExists(f"{path} already exists")
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     data = _key_file_bytes(identity)
     tmp = path.with_name(path.name + ".tmp")
@@ -167,7 +168,7 @@ def load_identity(path: str | os.PathLike) -> Identity:
     try:
         fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
-        raise KeyFileError(f"no key file at {path}; create one with `asv keygen`") from None
+        raise MissingKeyFile(f"no key file at {path}") from None
     try:
         st = os.fstat(fd)
         if os.name == "posix" and st.st_mode & 0o077:

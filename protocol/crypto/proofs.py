@@ -17,20 +17,12 @@ import os
 from dataclasses import dataclass
 
 from protocol.crypto import group as g
+from protocol.errors import InvalidProof
 
 SCHNORR_TAG = b"p2p-asv/schnorr-pok/v1"
 CHAUM_PEDERSEN_TAG = b"p2p-asv/chaum-pedersen/v1"
 NONCE_TAG = b"p2p-asv/proof-nonce/v1"
 PROOF_BYTES = 64
-
-
-class InvalidProof(ValueError):
-    """A proof that does not verify; ``reason`` says which check failed."""
-
-    def __init__(self, kind: str, reason: str) -> None:
-        self.kind = kind
-        self.reason = reason
-        super().__init__(f"invalid {kind} proof: {reason}")
 
 
 @dataclass(frozen=True)

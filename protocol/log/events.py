@@ -117,11 +117,24 @@ def sign_event(identity: Identity, game: bytes, seq: int, prev: bytes, kind: str
            "author": identity.public_key_bytes, "kind": kind, "body": body}
     _check_envelope(env, seq_hint=seq if _is_int(seq) else None, author_hint=identity.public_key_bytes)
     envelope = codec.encode(env)
-    wire = codec.encode({"e": envelope, "s": identity.sign(EVENT_DOMAIN + envelope)})
+    signature = identity.sign(EVENT_DOMAIN + envelope)
+    wire = codec.encode({"e": envelope, "s": signature})
     if len(wire) > MAX_EVENT_SIZE:
         raise MalformedEvent(f"event of {len(wire)} bytes exceeds {MAX_EVENT_SIZE}",
                              seq=seq, author=identity.public_key_bytes)
-    return parse_event(wire, expected_game=bytes(game))
+    # The fields as a receiver decodes them (lists, not tuples). Our own signature is not
+    # checked again: each receiver checks it once (SPEC §22.5).
+    try:
+        decoded = codec.decode(envelope, max_size=MAX_EVENT_SIZE)
+    except CodecError as exc:
+        raise MalformedEvent(f"envelope: {exc}", seq=seq, author=identity.public_key_bytes) from None
+    return _event(wire, envelope, decoded, signature)
+
+
+def _event(wire: bytes, envelope: bytes, env: dict, signature: bytes) -> SignedEvent:
+    return SignedEvent(wire=wire, hash=event_hash(wire), envelope=envelope, signature=signature,
+                       v=env["v"], game=env["game"], seq=env["seq"], prev=env["prev"],
+                       author=env["author"], kind=env["kind"], body=env["body"])
 
 
 def parse_event(wire: bytes, *, expected_game: bytes | None = None) -> SignedEvent:
@@ -157,9 +170,7 @@ def parse_event(wire: bytes, *, expected_game: bytes | None = None) -> SignedEve
     if expected_game is not None and env["game"] != bytes(expected_game):
         raise WrongGame(f"game id {env['game'].hex()} is not {bytes(expected_game).hex()}",
                         seq=env["seq"], author=env["author"])
-    return SignedEvent(wire=wire, hash=event_hash(wire), envelope=envelope, signature=signature,
-                       v=env["v"], game=env["game"], seq=env["seq"], prev=env["prev"],
-                       author=env["author"], kind=env["kind"], body=env["body"])
+    return _event(wire, envelope, env, signature)
 
 
 # ------------------------------------------------------------------------- equivocation
@@ -181,18 +192,18 @@ class EquivocationProof:
     def verify(self, *, expected_game: bytes | None = None) -> tuple[bytes, bytes, int]:
         """Return (author, game, seq) of the equivocation, or raise InvalidProof."""
         if self.first >= self.second:
-            raise InvalidProof("the two events must differ and be in byte order")
+            raise InvalidProof("equivocation", "the two events must differ and be in byte order")
         try:
             a = parse_event(self.first, expected_game=expected_game)
             b = parse_event(self.second, expected_game=expected_game)
         except EventError as exc:
-            raise InvalidProof(f"an event of the proof is not valid: {exc}") from None
+            raise InvalidProof("equivocation", f"an event of the proof is not valid: {exc}") from None
         if a.author != b.author:
-            raise InvalidProof("the two events have different authors")
+            raise InvalidProof("equivocation", "the two events have different authors")
         if a.game != b.game:
-            raise InvalidProof("the two events belong to different games")
+            raise InvalidProof("equivocation", "the two events belong to different games")
         if a.seq != b.seq:
-            raise InvalidProof(f"the two events are at different heights ({a.seq}, {b.seq})")
+            raise InvalidProof("equivocation", f"the two events are at different heights ({a.seq}, {b.seq})")
         return a.author, a.game, a.seq
 
     def to_bytes(self) -> bytes:
@@ -204,10 +215,10 @@ class EquivocationProof:
         try:
             obj = codec.decode(data, max_size=2 * MAX_EVENT_SIZE + 64, max_depth=1)
         except CodecError as exc:
-            raise InvalidProof(f"not a proof: {exc}") from None
+            raise InvalidProof("equivocation", f"not a proof: {exc}") from None
         if (not isinstance(obj, dict) or set(obj) != {"kind", "a", "b"} or obj["kind"] != PROOF_KIND
                 or not isinstance(obj["a"], bytes) or not isinstance(obj["b"], bytes)):
-            raise InvalidProof(f"not a {PROOF_KIND} map")
+            raise InvalidProof("equivocation", f"not a {PROOF_KIND} map")
         return cls(obj["a"], obj["b"])
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence, Union
 
 from protocol.crypto import group as g
+from protocol.errors import ProtocolError
 
 CARD_TAG = b"p2p-asv/card/v1"
 CIPHERTEXT_BYTES = 2 * g.POINT_BYTES
@@ -18,7 +19,7 @@ CIPHERTEXT_BYTES = 2 * g.POINT_BYTES
 Label = Union[bytes, str]
 
 
-class MentalPokerError(ValueError):
+class MentalPokerError(ProtocolError, ValueError):
     """Base class; ``participant`` names who is at fault when that is known."""
 
     participant: str | None = None

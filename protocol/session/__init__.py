@@ -5,25 +5,26 @@ of the network."""
 from protocol.session.abort import ABORT_KIND, abort_writers, make_abort
 from protocol.session.core import HASHED_PHASES, MAX_PLAYERS, Session, card_table
 from protocol.session.errors import (
-    BadBody, BadKeyShare, BadRefresh, BadShare, BadShuffle, BadShuffleProof, CardExposed, CardNotHeld,
+    BadBody, BadDice, BadKeyShare, BadRefresh, BadShare, BadShuffle, BadShuffleProof, CardExposed, CardNotHeld,
     ClaimMismatch, DeckCorrupted, IllegalMove, OpeningMismatch, SessionError, SessionHalted, StateHashMismatch,
     UnexpectedKind,
 )
-from protocol.session.game_rules import CHANCE, Agent, DeckRequest, GameRuleError, GameRules
+from protocol.session.game_rules import CHANCE, Agent, DeckRequest, DiceRequest, GameRuleError, GameRules
 from protocol.session.lobby import NotTheCreator, creator_key_matches, first_hello_problem
 from protocol.session.local_game import StalledGame, run_local
 from protocol.session.peer import NotYourTurn, SessionPeer
+from protocol.session.phases import ENDED, DeckOp, EventKind, Phase
 from protocol.session.verify import (
     EXIT_INVALID, EXIT_UNFINISHED, EXIT_VALID, VerifyReport, verify_log,
 )
 
 __all__ = [
-    "Session", "SessionPeer", "NotYourTurn", "HASHED_PHASES", "MAX_PLAYERS", "card_table",
-    "GameRules", "GameRuleError", "DeckRequest", "Agent", "CHANCE",
+    "Session", "SessionPeer", "NotYourTurn", "Phase", "EventKind", "DeckOp", "ENDED", "HASHED_PHASES", "MAX_PLAYERS", "card_table",
+    "GameRules", "GameRuleError", "DeckRequest", "DiceRequest", "Agent", "CHANCE",
     "run_local", "StalledGame", "verify_log", "VerifyReport", "EXIT_VALID", "EXIT_INVALID",
     "EXIT_UNFINISHED", "ABORT_KIND", "make_abort", "abort_writers", "creator_key_matches",
     "first_hello_problem", "NotTheCreator",
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare", "BadShuffle",
-    "BadShuffleProof", "BadRefresh", "CardExposed", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove", "StateHashMismatch",
-    "DeckCorrupted", "SessionHalted",
+    "BadShuffleProof", "BadRefresh", "CardExposed", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
+    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "BadDice",
 ]

@@ -10,7 +10,7 @@ writes the `abort` event at h carrying all of them; only then does the abort tak
 A voter never applies the named peer's event at h afterwards (`Ballot.bars`), and a peer
 that applied that event never votes; so a late event and an abort are never both applied
 by honest peers, and one insider alone cannot get an honest peer named silent in a game
-of three or more. This module is transport-free: the node (protocol/node.py) decides when
+of three or more. This module is transport-free: the node (protocol/node/_duty.py) decides when
 to vote and carries the wires; the session checks the abort like any other event.
 """
 from __future__ import annotations
@@ -22,13 +22,14 @@ from protocol.errors import EventError
 from protocol.log import SignedEvent, parse_event, sign_event
 from protocol.session.body import check_fields, want_bytes, want_list
 from protocol.session.errors import BadBody, UnexpectedKind
+from protocol.session.phases import ENDED, EventKind
 
 __all__ = ["votes_problem", "ABORT_KIND", "VOTE_KIND", "REFUSE_KIND", "VOTE_BASE", "make_refusal", "check_abort", "make_vote", "make_abort", "voters",
            "abort_writers", "is_vote", "Ballot"]
 
-ABORT_KIND = "abort"
-VOTE_KIND = "abort-vote"
-REFUSE_KIND = "abort-refuse"
+ABORT_KIND = EventKind.ABORT
+VOTE_KIND = EventKind.VOTE
+REFUSE_KIND = EventKind.REFUSE
 VOTE_AHEAD = 16          # votes kept for heights this far beyond the peer's own
 VOTE_BASE = 1 << 62      # a vote about height h has seq VOTE_BASE + h: never a chain height
 
@@ -92,7 +93,7 @@ def check_abort(session, ev: SignedEvent) -> str:
     """Raise a SessionError unless `ev` is a complete abort at the session's height; return
     the note to log. Called before anything changes (SPEC §26.3 order)."""
     seq, author, body = ev.seq, ev.author, ev.body
-    if session.phase in ("done", "aborted", "halted") or session.roster is None:
+    if session.phase in ENDED or session.roster is None:
         raise UnexpectedKind(f"no abort may be written in phase {session.phase!r}", seq=seq, author=author)
     check_fields(body, {"silent": want_bytes(32), "votes": want_list()}, seq, author)
     due = session.next_author()

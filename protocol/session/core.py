@@ -23,10 +23,13 @@ from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.session.abort import ABORT_KIND, check_abort
 from protocol.session.dealing import DeckBook
+from protocol.session.dice_table import DiceTable
+from protocol.session.hand_over import accept_hand_over
 from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.log import Chain, SignedEvent, parse_event
-from protocol.session.game_rules import CHANCE, GameRuleError, GameRules
+from protocol.session.game_rules import CHANCE, DiceRequest, GameRuleError, GameRules
+from protocol.session.phases import ENDED, SETUP_KINDS, DeckOp, EventKind, Phase
 from protocol.crypto import WeakPublicKey, check_public_key, fingerprint
 from protocol.poker import PUBLISHED_KEY_BYTES
 from protocol.session.body import check_fields, is_bytes, want_bytes, want_list, want_map, want_str
@@ -39,7 +42,7 @@ __all__ = ["Session", "MAX_PLAYERS", "HASHED_PHASES", "card_table", "roster_prob
 
 MAX_PLAYERS = 8
 MAX_ACTION_TEXT = 512
-HASHED_PHASES = ("play",)     # events of this phase carry the state hash "h"
+HASHED_PHASES = (Phase.PLAY,)     # events of this phase carry the state hash "h"
 SEAT_TAG = b"p2p-asv/seat-order/v1"
 _TABLES: dict[tuple[str, ...], mp.CardTable] = {}
 
@@ -79,19 +82,22 @@ class Session:
         self.roster = list(roster) if roster is not None else None
         self.config = dict(config) if config is not None else None
         self.names: list[str] = []
-        self.phase = "hello"
+        self.phase = Phase.HELLO
         self.count = 0
         self.seat_keys: list[bytes] = []
         self.seat_of: dict[bytes, int] = {}
         self.publics: list[bytes] = []
         self.state: Any = None
         self.book: DeckBook | None = None
+        self.dice: DiceTable | None = None      # the game's dice (SPEC §33.8)
+        self.leaving: list[int] = []            # seats the game removed, to hand over (SPEC §26.13)
         self.notes: list[str] = []
         self.halted: SessionError | None = None
         self.evidence: tuple[SignedEvent, SessionError] | None = None   # the due author's refused event
         self._seat_round: cr.CommitRevealRound | None = None
         self._key_round: mp.KeySetupRound | None = None
         self._own = False
+        self._last_read: tuple[str, Any] | None = None   # (text, action) of the latest read
         self._version = 0
         self._hash: tuple[int, bytes] = (-1, b"")
 
@@ -102,26 +108,34 @@ class Session:
 
     @property
     def finished(self) -> bool:
-        return self.phase == "done"
+        return self.phase == Phase.DONE
 
     def next_author(self) -> bytes | None:
         """The one public key that may write the next event (None: anyone, only before
         the first hello names the roster, or nobody once done)."""
-        if self.phase == "hello":
+        if self.phase == Phase.HELLO:
             return None if self.roster is None else self.roster[self.count]
-        if self.phase in ("seat-commit", "seat-reveal"):
+        if self.phase in (Phase.SEAT_COMMIT, Phase.SEAT_REVEAL):
             return self.roster[self.count]
-        if self.phase in ("key-commit", "key-reveal"):
+        if self.phase in (Phase.KEY_COMMIT, Phase.KEY_REVEAL):
             return self.seat_keys[self.count]
-        if self.phase == "play":
+        if self.phase == Phase.PLAY:
+            if self.leaving:
+                return self.seat_keys[self.leaving[0]]
             who = self.rules.to_move(self.state)
-            return self.seat_keys[self.book.due_seat() if who == CHANCE else who]
+            if who == CHANCE:
+                who = self.dice.due_seat() if self.dice.current is not None else self.book.due_seat()
+            return self.seat_keys[who]
         return None
 
-    def next_kind(self) -> str | None:
-        if self.phase == "play":
-            return self.book.due_kind() if self.rules.to_move(self.state) == CHANCE else "action"
-        return None if self.phase in ("done", "aborted", "halted") else self.phase
+    def next_kind(self) -> EventKind | None:
+        if self.phase == Phase.PLAY:
+            if self.leaving:
+                return EventKind.HAND_OVER
+            if self.rules.to_move(self.state) != CHANCE:
+                return EventKind.ACTION
+            return self.dice.due_kind() if self.dice.current is not None else EventKind(self.book.due_kind())
+        return SETUP_KINDS.get(self.phase)   # None once the game has ended
 
     def state_hash(self) -> bytes:
         if self._hash[0] != self._version:
@@ -145,15 +159,15 @@ class Session:
             raise OutOfOrder(f"expected seq {self.chain.height}", seq=ev.seq, author=ev.author)
         if ev.kind == ABORT_KIND and ev.prev == self.chain.head:
             self._accept(ev, check_abort(self, ev))  # SPEC §29.6: a silent peer is named
-            self._next_phase("aborted")
+            self._next_phase(Phase.ABORTED)
             return ev
         if ev.kind == HALT_KIND and ev.prev == self.chain.head:
             note = check_halt(self, ev)  # SPEC §29.10: a refused event convicts its author
             self._accept(ev, note)
-            self._next_phase("halted")
+            self._next_phase(Phase.HALTED)
             return ev
-        if self.phase in ("done", "aborted", "halted"):
-            raise UnexpectedKind(f"the game is {'over' if self.phase == 'done' else self.phase}; "
+        if self.phase in ENDED:
+            raise UnexpectedKind(f"the game is {'over' if self.phase == Phase.DONE else self.phase}; "
                                  "nothing more may be written", seq=ev.seq, author=ev.author)
         want = self.next_author()
         if want is not None and ev.author != want:
@@ -225,7 +239,7 @@ class Session:
         self.names.append(body["name"])
         self.count += 1
         if self.count == self.players:
-            self._next_phase("seat-commit")
+            self._next_phase(Phase.SEAT_COMMIT)
             self._seat_round = cr.CommitRevealRound(self._lobby_names(), g.lp(SEAT_TAG, self.game))
         return f"hello {body['name']!r}"
 
@@ -244,7 +258,7 @@ class Session:
     def _lobby_names(self) -> list[str]:
         return [fingerprint(k) for k in self.roster]
 
-    def _next_phase(self, phase: str) -> None:
+    def _next_phase(self, phase: Phase) -> None:
         self.phase, self.count = phase, 0
 
     def _on_seat_commit(self, seq: int, author: bytes, body: dict) -> str:
@@ -252,7 +266,7 @@ class Session:
         self._seat_round.add_commit(fingerprint(author), body["c"])
         self.count += 1
         if self.count == self.players:
-            self._next_phase("seat-reveal")
+            self._next_phase(Phase.SEAT_REVEAL)
         return "commit to a seat-order value"
 
     def _on_seat_reveal(self, seq: int, author: bytes, body: dict) -> str:
@@ -267,7 +281,7 @@ class Session:
         order = cr.permutation_from_seed(self._seat_round.joint_value(), self.players)
         self.seat_keys = [self.roster[i] for i in order]
         self.seat_of = {k: s for s, k in enumerate(self.seat_keys)}
-        self._next_phase("key-commit")
+        self._next_phase(Phase.KEY_COMMIT)
         self._key_round = mp.KeySetupRound([fingerprint(k) for k in self.seat_keys], self.game)
         self._seated()
         return "reveal seat-order value; seats " + " ".join(fingerprint(k) for k in self.seat_keys)
@@ -280,7 +294,7 @@ class Session:
         self._key_round.add_commit(fingerprint(author), body["c"])
         self.count += 1
         if self.count == self.players:
-            self._next_phase("key-reveal")
+            self._next_phase(Phase.KEY_REVEAL)
         return "commit to a key share"
 
     def _on_key_reveal(self, seq: int, author: bytes, body: dict) -> str:
@@ -305,36 +319,69 @@ class Session:
             return "reveal key share"
         self.book = DeckBook(self.game, card_table(self.rules.deck_labels()),
                              [fingerprint(k) for k in self.seat_keys], self.publics, joint)
+        self.dice = DiceTable(self.game, self.players)
         self.state = self.rules.new_state(self.players, self.config)
         self._version += 1
-        self._next_phase("play")
+        self._next_phase(Phase.PLAY)
         self._sync(seq)
         return "reveal key share; joint key ready"
 
     # -- play ------------------------------------------------------------------------------
-    def _engine(self, seat: int, text: str) -> None:
-        self.rules.apply_action(self.state, seat, text)
+    def _read(self, text: str) -> Any:
+        """The game's action for `text`, read once: the writer's claims and the check of
+        its own event read the same text, and reuse the action (`read` sees no state)."""
+        last = self._last_read
+        if last is not None and last[0] == text:
+            return last[1]
+        action = self.rules.read(text)
+        self._last_read = (text, action)
+        return action
+
+    def _engine(self, seat: int, action: Any) -> None:
+        self.rules.apply_action(self.state, seat, action)
         self._version += 1
+        self._departures()
+
+    def _departures(self) -> None:
+        """Seats the game has removed (its optional `departed(state)`, SPEC §26.13) leave the
+        dice at once, between rolls, and owe a hand-over before anything else is dealt.
+        Nothing is owed once the game is over."""
+        departed = getattr(self.rules, "departed", None)
+        if departed is None or self.rules.to_move(self.state) is None:
+            return
+        for seat in departed(self.state):
+            if seat not in self.book.departed and seat not in self.leaving:
+                self.leaving.append(seat)
+                if seat in self.dice.ledger.active:
+                    self.dice.ledger.forfeit(seat)
+
+    def hand_over_handles(self) -> list[int]:
+        """The cards a leaving seat must hand over: those the game may still deal or reveal."""
+        return [h for h in self.rules.hidden_handles(self.state) if h in self.book.cipher]
 
     def _sync(self, seq: int) -> None:
         """Run the game forward over every deck operation whose obligations are met."""
         while True:
             who = self.rules.to_move(self.state)
             if who is None:  # every card that had to be shown was shown by shares (SPEC §26.7)
-                self._next_phase("done")
+                self._next_phase(Phase.DONE)
                 return
-            if who != CHANCE:
+            if who != CHANCE or self.dice.current is not None or self.leaving:   # a roll finishes at its last opening
                 return
             if self.book.current is None:
-                self.book.begin(self.rules.pending_chance(self.state), seq)
+                request = self.rules.pending_chance(self.state)
+                if isinstance(request, DiceRequest):
+                    self.dice.begin(request)
+                    return
+                self.book.begin(request, seq)
             if not self.book.complete():
                 return
             request = self.book.current.request
-            if request.kind == "deal":
+            if request.kind == DeckOp.DEAL:
                 self._dealt(request, seq)
             revealed = self.book.finish(seq)
             try:
-                self._engine(CHANCE, self.rules.chance_outcome(self.state, request, revealed))
+                self._engine(CHANCE, self._read(self.rules.chance_outcome(self.state, request, revealed)))
             except GameRuleError as exc:
                 raise DeckCorrupted(f"the game refuses the outcome of {request.kind} {request.deck}: "
                                     f"{exc}", seq=seq) from None
@@ -369,14 +416,39 @@ class Session:
         req = self.book.current.request
         self.book.accept_shares(seq, self.seat_of[author], author, body["s"], body["for"], own=self._own)
         self._sync(seq)
-        to = "all" if req.kind == "reveal" else f"seat {req.seat}"
+        to = "all" if req.kind == DeckOp.REVEAL else f"seat {req.seat}"
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
+
+    def _on_hand_over(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"s": want_list(), "m": want_list(), "r": want_list(), "for": want_list()}, seq, author)
+        seat = self.seat_of[author]
+        handles = self.hand_over_handles()
+        accept_hand_over(self.book, seq, seat, author, body, handles, own=self._own)
+        self.leaving.remove(seat)
+        self._sync(seq)
+        return f"hand-over by seat {seat}: " + (" ".join(f"#{h}" for h in handles) or "no card")
+
+    def _on_dice_chain(self, seq: int, author: bytes, body: dict) -> str:
+        return self.dice.accept_chain(seq, self.seat_of[author], author, body)
+
+    def _on_dice_open(self, seq: int, author: bytes, body: dict) -> str:
+        request = self.dice.current
+        faces = self.dice.accept_open(seq, self.seat_of[author], author, body)
+        if faces is None:
+            return f"dice open roll {self.dice.ledger.roll_index} by seat {self.seat_of[author]}"
+        try:
+            self._engine(CHANCE, self._read(self.rules.chance_outcome(self.state, request, faces)))
+        except GameRuleError as exc:
+            raise DeckCorrupted(f"the game refuses the roll {faces}: {exc}", seq=seq) from None
+        self._sync(seq)
+        return f"dice open roll {self.dice.ledger.roll_index - 1}: " + " ".join(map(str, faces))
 
     def _on_action(self, seq: int, author: bytes, body: dict) -> str:
         check_fields(body, {"a": want_str(MAX_ACTION_TEXT), "p": want_list()}, seq, author)
         seat, text = self.seat_of[author], body["a"]
         try:
-            claims = self.rules.revealed_cards(self.state, seat, text)
+            action = self._read(text)
+            claims = self.rules.revealed_cards(self.state, seat, action)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
         except Exception as exc:  # a reader that breaks on hostile text refuses it (SPEC §26.5)
@@ -387,7 +459,7 @@ class Session:
         for (handle, label), raw in zip(claims, body["p"]):
             self.book.check_claim(seq, seat, author, handle, label, raw, own=self._own)
         try:
-            self._engine(seat, text)
+            self._engine(seat, action)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
         self.book.shown.update(self.book.cipher[h].c1 for h, _ in claims)   # a claimed card is shown

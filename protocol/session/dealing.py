@@ -80,6 +80,7 @@ class DeckBook:
         self.shown: set[bytes] = set()      # C1 of every ciphertext shown to the table (SPEC §25.7)
         self.seen_c1: set[bytes] = set()    # C1 of every ciphertext a shuffle or refresh made
         self.current: _Progress | None = None
+        self.departed: set[int] = set()     # seats that left and handed their part over (§26.13)
 
     # -- obligations -------------------------------------------------------------------
     def begin(self, request: DeckRequest, seq: int | None = None) -> None:
@@ -97,13 +98,13 @@ class DeckBook:
             # SPEC §25.7: the receiver's own share of a card already in the log would, with
             # this deal's shares, make every seat's share public: every seat re-encrypts it first
             refresh = self.stale(request)
-            seats = [s for s in range(n) if s != request.seat]
+            seats = [s for s in range(n) if s != request.seat and s not in self.departed]
         else:
-            seats = list(range(n))
+            seats = [s for s in range(n) if s not in self.departed]
         kind = "shuffle" if request.kind == "shuffle" else "shares"
-        progress = _Progress(request, [*(range(n) if refresh else ()), *seats],
-                             ["refresh"] * (n if refresh else 0) + [kind] * len(seats), refresh=refresh,
-                             fresh=[self.cipher[h] for h in refresh])
+        refreshers = [s for s in range(n) if s not in self.departed] if refresh else []
+        progress = _Progress(request, [*refreshers, *seats], ["refresh"] * len(refreshers) + [kind] * len(seats),
+                             refresh=refresh, fresh=[self.cipher[h] for h in refresh])
         if request.kind == "shuffle":
             if request.labels is not None:
                 start = initial_ciphertexts(self.table, self.joint_key, request.labels)
@@ -237,7 +238,7 @@ class DeckBook:
         self.seen_c1.update(ct.c1 for ct in after)
         p.fresh = after
         p.done += 1
-        if p.done == len(self.publics):      # every seat re-encrypted: the new cards take over
+        if p.kinds[p.done] != "refresh":     # every seat re-encrypted: the new cards take over
             for h, ct in zip(p.refresh, after):
                 self.cipher[h] = ct
                 self.shares.pop(h, None)

@@ -10,7 +10,7 @@ from protocol.errors import EventError
 __all__ = [
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare",
     "BadShuffle", "BadShuffleProof", "BadRefresh", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
-    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "CardExposed",
+    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "BadDice", "CardExposed",
 ]
 
 
@@ -65,6 +65,11 @@ class ClaimMismatch(SessionError):
 
 class IllegalMove(SessionError):
     """The game's rules refuse the action (the rules' reason is in the message)."""
+
+
+class BadDice(SessionError):
+    """A `dice-chain` or `dice-open` the dice ledger refuses (SPEC §33.8): a wrong link, a
+    chain out of turn, an opening of another roll; the ledger's reason is in the message."""
 
 
 class StateHashMismatch(SessionError):

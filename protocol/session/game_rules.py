@@ -1,13 +1,17 @@
 """The small typed interface through which the session drives a game (SPEC §26.1).
 
 The session knows nothing of the game: it asks who moves, what deck operation is due,
-what hidden cards an action claims, and applies action texts. A game adapter (for
-Amazing Space Venture: cli/games/asv/adapter.py) implements GameRules.
+what hidden cards an action claims, and applies actions. An action travels as text; the
+session reads each text once (`read`) and hands the action it got to `revealed_cards`
+and `apply_action`. A game adapter (for Amazing Space Venture: cli/games/asv/adapter.py)
+implements GameRules.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
+
+from protocol.session.phases import DeckOp
 
 __all__ = ["CHANCE", "DeckRequest", "GameRules", "GameRuleError", "Agent"]
 
@@ -29,7 +33,7 @@ class DeckRequest:
     kind "reveal": the cards under `handles` become public.
     kind "deal": the cards under `handles` are revealed to `seat` alone.
     """
-    kind: str
+    kind: DeckOp    # given as the string or the member; kept as the member
     deck: str
     handles: tuple[int, ...]
     seat: int | None = None
@@ -38,14 +42,31 @@ class DeckRequest:
     face_up: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.kind not in ("shuffle", "reveal", "deal"):
-            raise ValueError(f"unknown deck request kind {self.kind!r}")
-        if self.kind == "deal" and self.seat is None:
+        try:
+            object.__setattr__(self, "kind", DeckOp(self.kind))
+        except ValueError:
+            raise ValueError(f"unknown deck request kind {self.kind!r}") from None
+        if self.kind == DeckOp.DEAL and self.seat is None:
             raise ValueError("a deal names the receiving seat")
-        if self.kind == "shuffle":
+        if self.kind == DeckOp.SHUFFLE:
             n = len(self.labels) if self.labels is not None else len(self.source or ())
             if (self.labels is None) == (self.source is None) or n != len(self.handles):
                 raise ValueError("a shuffle fills its handles from labels or from source handles")
+
+
+@dataclass(frozen=True)
+class DiceRequest:
+    """A roll the game waits for (SPEC §33.8): `count` dice of `sides` sides, opened last by
+    `roller` (None: plain seat order). Returned by `pending_chance` beside DeckRequests; the
+    session draws it from every active seat's dice chain, and `chance_outcome` gets the
+    faces as `revealed`, a tuple of ints."""
+    sides: int
+    count: int
+    roller: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.sides <= 2 ** 32 or not 1 <= self.count <= 64:
+            raise ValueError("a roll is 1 to 64 dice of 2 to 2^32 sides")
 
 
 # An agent picks the next action text for its seat from the public state and its own view.
@@ -67,18 +88,26 @@ class GameRules(Protocol):
 
     def pending_chance(self, state: Any) -> DeckRequest: ...
 
-    def apply_action(self, state: Any, seat: int, text: str) -> None:
-        """Apply one action (seat CHANCE for outcomes); raise GameRuleError if refused,
-        leaving the state unchanged."""
+    def read(self, text: str) -> Any:
+        """The action an action text stands for (the game's own value; a game whose actions
+        are their texts returns the text). Raise GameRuleError for text that is not one
+        action in canonical notation (one action, one text: logs stay canonical). It reads
+        the text alone, never a state; the session reads each event's text once, and may
+        hand one action to apply_action twice (the same text twice in a row): an action
+        is a value that applying never changes."""
+
+    def apply_action(self, state: Any, seat: int, action: Any) -> None:
+        """Apply one action, as `read` returned it (seat CHANCE for outcomes); raise
+        GameRuleError if refused, leaving the state unchanged."""
 
     def chance_outcome(self, state: Any, request: DeckRequest,
                        revealed: Sequence[tuple[int, str]]) -> str:
         """The action text that completes `request`; `revealed` holds (handle, label)
         for a public reveal and is empty otherwise."""
 
-    def revealed_cards(self, state: Any, seat: int, text: str) -> list[tuple[int, str]]:
-        """(handle, label) of every hidden card the action claims to play; the session
-        demands a proof for each. Raise GameRuleError for unparsable text."""
+    def revealed_cards(self, state: Any, seat: int, action: Any) -> list[tuple[int, str]]:
+        """(handle, label) of every hidden card the action (as `read` returned it) claims
+        to play; the session demands a proof for each."""
 
     def state_hash(self, state: Any) -> bytes: ...
 

@@ -16,10 +16,11 @@ from protocol.errors import EventError
 from protocol.log import SignedEvent, parse_event, sign_event
 from protocol.session.body import check_fields, want_bytes, want_str
 from protocol.session.errors import BadBody, DeckCorrupted, SessionError, SessionHalted, UnexpectedKind
+from protocol.session.phases import ENDED, EventKind
 
 __all__ = ["HALT_KIND", "MAX_REASON", "check_halt", "make_halt", "convicting"]
 
-HALT_KIND = "halt"
+HALT_KIND = EventKind.HALT
 MAX_REASON = 300
 
 
@@ -42,7 +43,7 @@ def check_halt(session, ev: SignedEvent) -> str:
     note to log. The evidence is replayed through `session.receive`: if it is in fact a
     valid event it is applied (it is the due author's event) and the halt is refused."""
     seq, author, body = ev.seq, ev.author, ev.body
-    if session.phase in ("done", "aborted", "halted") or session.roster is None:
+    if session.phase in ENDED or session.roster is None:
         raise UnexpectedKind(f"no halt may be written in phase {session.phase!r}", seq=seq, author=author)
     check_fields(body, {"culprit": want_bytes(32), "evidence": want_bytes(), "reason": want_str(MAX_REASON)},
                  seq, author)

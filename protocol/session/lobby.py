@@ -14,6 +14,7 @@ from protocol.log import SignedEvent
 from protocol.crypto import fingerprint
 from protocol.session.core import roster_problem
 from protocol.session.errors import BadBody
+from protocol.session.phases import EventKind
 
 __all__ = ["NotTheCreator", "creator_key_matches", "first_hello_problem"]
 
@@ -32,7 +33,7 @@ def creator_key_matches(creator: bytes | str, key: bytes) -> bool:
 def first_hello_problem(ev: SignedEvent, creator: bytes | str) -> EventError | None:
     """Why `ev` (seq 0) cannot be the game's first hello for a peer waiting for `creator`,
     or None."""
-    if ev.kind != "hello":
+    if ev.kind != EventKind.HELLO:
         return BadBody(f"the first event must be the creator's hello, not {ev.kind!r}",
                        seq=ev.seq, author=ev.author)
     if not creator_key_matches(creator, ev.author):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from protocol.errors import ProtocolError
 from protocol.session.peer import SessionPeer
 
 __all__ = ["run_local", "StalledGame"]
 
 
-class StalledGame(RuntimeError):
+class StalledGame(ProtocolError, RuntimeError):
     """No peer owes an event although the game is not done (a halted session)."""
 
 

@@ -9,6 +9,7 @@ signed; then they are appended to its chain and log and handed out as wire bytes
 from __future__ import annotations
 
 from protocol.crypto import commit_reveal as cr
+from protocol.crypto.dice import DiceSeat
 from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.log import LogWriter, SecretsFile, sign_event
@@ -16,6 +17,8 @@ from protocol.session.game_rules import Agent, GameRuleError, GameRules
 from protocol.crypto import Identity, fingerprint
 from protocol.session.core import HASHED_PHASES, SEAT_TAG, Session
 from protocol.session.errors import DeckCorrupted, SessionError
+from protocol.session.hand_over import make_hand_over
+from protocol.session.phases import EventKind, Phase
 
 __all__ = ["SessionPeer", "NotYourTurn"]
 
@@ -40,6 +43,9 @@ class SessionPeer(Session):
         self.view = None
         self._seat_value = cr.fresh_value()
         self._key = mp.KeyShare.generate()
+        self._kept: dict = {}          # secrets adopted on resume: the dice seeds among them
+        self._dice_seat: DiceSeat | None = None
+        self._dice_seat_chains: DiceSeat | None = None   # a rewound copy's chains (made, not yet seated)
         self._keep({"seat_value": self._seat_value, "key": self._key.secret})
 
     def adopt_secrets(self, kept: dict) -> None:
@@ -48,18 +54,19 @@ class SessionPeer(Session):
         drawn in __init__. Call before replaying the log."""
         self._seat_value = kept["seat_value"]
         self._key = mp.KeyShare.generate(kept["key"])
+        self._kept = dict(kept)
 
     def write_halt(self) -> bytes:
         """Write the halt carrying the refused event kept in `evidence` (SPEC §29.10) and
         return its wire, already logged; this peer then takes nothing more."""
         from protocol.session.halt import make_halt
-        if self.evidence is None or self.phase == "halted":
+        if self.evidence is None or self.phase == Phase.HALTED:
             raise NotYourTurn("no refused event to write a halt for", seq=self.chain.height, author=self.me)
         evidence, error = self.evidence
         ev = make_halt(self.identity, self, evidence, error)
         self._accept(ev, f"halt: {fingerprint(evidence.author)} at seq {ev.seq}: {type(error).__name__}: "
                          f"{error.reason}"[:380])
-        self._next_phase("halted")
+        self._next_phase(Phase.HALTED)
         return ev.wire
 
     def rewound(self, height: int) -> "SessionPeer":
@@ -68,7 +75,9 @@ class SessionPeer(Session):
         other seat shows that this peer's own events from `height` on reached nobody
         (SPEC §29.6)."""
         peer = SessionPeer(self.identity, self.rules, self.game, self.roster, self.config, agent=self.agent)
-        peer._seat_value, peer._key = self._seat_value, self._key
+        peer._seat_value, peer._key, peer._kept = self._seat_value, self._key, self._kept
+        if self._dice_seat is not None:   # the chains this peer made, for the openings it owes again
+            peer._dice_seat_chains = self._dice_seat
         for ev in self.chain.events[:height]:
             peer.receive(ev)
         return peer
@@ -85,6 +94,8 @@ class SessionPeer(Session):
     def _seated(self) -> None:
         self.seat = self.seat_of[self.me]
         self.view = self.rules.new_view(self.seat)
+        made = self._dice_seat_chains
+        self._dice_seat = made if made is not None else DiceSeat.from_secrets(self.game, self.seat, self._kept)
 
     def _dealt(self, request, seq: int) -> None:
         if request.seat == self.seat:
@@ -92,9 +103,9 @@ class SessionPeer(Session):
                 self.rules.learn(self.view, handle, label)
 
     # -- writing -------------------------------------------------------------------------
-    def pending_obligation(self) -> str | None:
+    def pending_obligation(self) -> EventKind | None:
         """The kind of event this peer owes now, or None."""
-        if self.halted is not None or self.phase == "done" or self.next_author() != self.me:
+        if self.halted is not None or self.phase == Phase.DONE or self.next_author() != self.me:
             return None
         return self.next_kind()
 
@@ -125,31 +136,39 @@ class SessionPeer(Session):
         return ev.wire
 
     def _body(self, kind: str, seq: int, action: str | None) -> dict:
-        if kind == "hello":
+        if kind == EventKind.HELLO:
             return {"name": self.identity.name[:64], "roster": list(self.roster),
                     "rules": self.rules.name, "config": dict(self.config)}
-        if kind == "seat-commit":
+        if kind == EventKind.SEAT_COMMIT:
             return {"c": cr.commit(self._seat_value, g.lp(SEAT_TAG, self.game))}
-        if kind == "seat-reveal":
+        if kind == EventKind.SEAT_REVEAL:
             return {"r": self._seat_value}
-        if kind == "key-commit":
+        if kind == EventKind.KEY_COMMIT:
             return {"c": mp.key_commitment(self._key, self.game)}
-        if kind == "key-reveal":
+        if kind == EventKind.KEY_REVEAL:
             return {"k": mp.publish_key_share(self._key, self.game, self.identity.fingerprint).to_bytes()}
-        if kind == "shuffle":
+        if kind == EventKind.SHUFFLE:
             named = self.book.shuffle_input()
             deck, proof = self.book.make_shuffle(seq, self.me)
             return {"d": deck, "p": proof, **named}
-        if kind == "refresh":
+        if kind == EventKind.REFRESH:
             inputs = self.book.refresh_inputs()
             cards, proofs = self.book.make_refresh(seq, self.seat, self.me)
             return {"d": cards, "p": proofs, "for": inputs}
-        if kind == "shares":
+        if kind == EventKind.SHARES:
             return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
-        if kind == "action":
+        if kind == EventKind.HAND_OVER:
+            return make_hand_over(self.book, self._key, seq, self.seat, self.hand_over_handles())
+        if kind == EventKind.DICE_CHAIN:
+            body = self._dice_seat.chain_body(self.dice.ledger)
+            self._keep(self._dice_seat.secret_entry(body["gen"]))   # the seed before the head is sent
+            return body
+        if kind == EventKind.DICE_OPEN:
+            return self._dice_seat.open_body(self.dice.ledger)
+        if kind == EventKind.ACTION:
             text = action if action is not None else self._choose()
-            try:
-                claims = self.rules.revealed_cards(self.state, self.seat, text)
+            try:   # read once: _apply's check of this event reuses the action
+                claims = self.rules.revealed_cards(self.state, self.seat, self._read(text))
             except GameRuleError:
                 claims = []  # _apply will refuse the text with the rules' reason
             proofs = [self.book.make_claim_share(self._key, seq, self.seat, h)

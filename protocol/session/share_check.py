@@ -15,6 +15,7 @@ from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.crypto import proofs
 from protocol.session.dealing import share_context
+from protocol.session.phases import EventKind
 from protocol.log.events import SignedEvent
 from protocol.crypto.identity import fingerprint
 
@@ -32,9 +33,9 @@ def check_shares(events: list[SignedEvent]) -> ShareCheck:
     publics: dict[bytes, bytes] = {}
     out = ShareCheck()
     for ev in events:
-        if ev.kind == "key-reveal" and isinstance(ev.body.get("k"), bytes):
+        if ev.kind == EventKind.KEY_REVEAL and isinstance(ev.body.get("k"), bytes):
             publics[ev.author] = ev.body["k"][:32]
-        if ev.kind != "shares":
+        if ev.kind != EventKind.SHARES:
             continue
         shares, answered = ev.body.get("s"), ev.body.get("for")
         name = fingerprint(ev.author)

@@ -54,6 +54,12 @@ def _parse(text: str):
     return action
 
 
+def _action(action):
+    """The session passes what `read` returned; a caller outside it (a test, a tool) may
+    pass the text, which is read here."""
+    return _parse(action) if isinstance(action, str) else action
+
+
 class AsvRules:
     name = RULES_NAME
 
@@ -76,8 +82,12 @@ class AsvRules:
             (h, label_for("refuel", state.names[h])) for h in source if h in state.names)
         return DeckRequest(r.kind, r.deck, tuple(r.handles), r.seat, labels, source, face_up)
 
-    def apply_action(self, state: GameState, seat: int, text: str) -> None:
-        action = _parse(text)
+    def read(self, text: str) -> A.Action:
+        """The action of a canonical action text (SPEC §27.2); the session reads each once."""
+        return _parse(text)
+
+    def apply_action(self, state: GameState, seat: int, action: A.Action | str) -> None:
+        action = _action(action)
         try:
             engine.apply(state, seat, action)
         except EngineError as exc:
@@ -97,8 +107,8 @@ class AsvRules:
             cards.append((handle, name))
         return A.ChanceReveal(tuple(cards)).text()
 
-    def revealed_cards(self, state: GameState, seat: int, text: str) -> list[tuple[int, str]]:
-        action = _parse(text)
+    def revealed_cards(self, state: GameState, seat: int, action: A.Action | str) -> list[tuple[int, str]]:
+        action = _action(action)
         if isinstance(action, A.ScoreQuest):  # a quest comes from the hidden quest deck
             return [] if action.card in state.names else [(action.card, label_for("quests", action.name))]
         if isinstance(action, _NAMED):

@@ -11,7 +11,8 @@ from typing import Sequence
 
 from cli.games.table import game_options
 from protocol.session import CHANCE, DeckRequest, GameRuleError
-from space_walk import SpaceWalkError, apply_text, new_game, parse_action, result, to_move
+from space_walk import SpaceWalkError, apply, new_game, parse_action, result, to_move
+from space_walk.actions import Action
 from space_walk.state import State
 
 __all__ = ["SpaceWalkRules", "RULES_NAME", "SeatView"]
@@ -39,11 +40,23 @@ class SpaceWalkRules:
     def pending_chance(self, state: State) -> DeckRequest:
         raise GameRuleError("Space Walk has no chance: no deck operation is ever due")
 
-    def apply_action(self, state: State, seat: int, text: str) -> None:
+    def read(self, text: str) -> Action:
+        """The action of a canonical action text: one action, one log text (SPEC §47)."""
+        try:
+            action = parse_action(text)
+        except SpaceWalkError as exc:
+            raise GameRuleError(str(exc)) from None
+        if action.text() != text:
+            raise GameRuleError(f"{text!r} is not in canonical notation ({action.text()!r})")
+        return action
+
+    def apply_action(self, state: State, seat: int, action: Action | str) -> None:
+        """The session passes what `read` returned; another caller may pass the text."""
         if seat == CHANCE:
             raise GameRuleError("Space Walk has no chance events")
+        action = self.read(action) if isinstance(action, str) else action
         try:
-            apply_text(state, seat, text)   # canonical text only: one action, one log text
+            apply(state, seat, action)
         except SpaceWalkError as exc:
             raise GameRuleError(str(exc)) from None
 
@@ -51,11 +64,9 @@ class SpaceWalkRules:
                        revealed: Sequence[tuple[int, str]]) -> str:
         raise GameRuleError("Space Walk has no chance events")
 
-    def revealed_cards(self, state: State, seat: int, text: str) -> list[tuple[int, str]]:
-        try:
-            parse_action(text)
-        except SpaceWalkError as exc:
-            raise GameRuleError(str(exc)) from None
+    def revealed_cards(self, state: State, seat: int, action: Action | str) -> list[tuple[int, str]]:
+        if isinstance(action, str):
+            self.read(action)
         return []  # every card is public (SPEC §41.2)
 
     def state_hash(self, state: State) -> bytes:

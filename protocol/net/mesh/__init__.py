@@ -26,6 +26,7 @@ from protocol.net.handshake import (
     DEFAULT_HANDSHAKE_TIMEOUT, DIALER, LISTENER, AllowedKeys, Authenticated, NonceCache, handshake,
 )
 from protocol.crypto import Identity, fingerprint
+from protocol.log import SignedEvent
 from protocol.net.mesh.catchup import Requests, answer_payloads
 from protocol.net.mesh.conn import Conn, ConnTable, EventFrame, Retire, maybe_await, peer_host
 from protocol.net.mesh.gossip import Gossip, event_payload
@@ -41,14 +42,14 @@ __all__ = ["Mesh", "open_mesh", "PeerAddress", "DEFAULT_KEEPALIVE", "DEFAULT_PEE
 DEFAULT_KEEPALIVE = 2.0          # seconds without sending before a ping
 DEFAULT_PEER_TIMEOUT = 10.0      # seconds without receiving before a peer is dropped
 DEFAULT_SEND_QUEUE = 1024        # frames queued for one peer before it counts as too slow
-_DELIVERY_QUEUE = 65536          # received wires waiting for on_event
+_DELIVERY_QUEUE = 65536          # received events waiting for on_event
 _DUPLICATE_RETRIES = 3           # auto-dial retries after losing a tie-break to a stale link
 # Catch-up answers of one connection queued but not yet written. An honest peer has at
 # most two requests out at once; each answer may be the whole chain, so a peer flooding
 # requests would otherwise make us queue up to send_queue frames of it.
 MAX_ANSWERS_IN_FLIGHT = 4
 
-OnEvent = Callable[[bytes, bytes], "Awaitable[None] | None"]
+OnEvent = Callable[[bytes, SignedEvent], "Awaitable[None] | None"]
 OnCatchup = Callable[[bytes, int], "list[bytes] | Awaitable[list[bytes]]"]
 
 
@@ -56,8 +57,9 @@ class Mesh:
     """One peer's view of the mesh. Start it with `open_mesh(...)` or
     `await nursery.start(mesh.run)`; stop it with `close()`.
 
-    Callbacks: `on_event(peer_key, wire)` (may be async) gets each new event wire once,
-    in arrival order, from the peer it first came from; `on_catchup_request(peer_key,
+    Callbacks: `on_event(peer_key, event)` (may be async) gets each new event once, in
+    arrival order, from the peer it first came from, as the SignedEvent the mesh parsed
+    and checked (SPEC §28.7: the receiver need not parse or check it again); `on_catchup_request(peer_key,
     from_seq)` (may be async) returns the wires to answer a catch-up request with;
     `on_peer_up(peer_key)`, `on_peer_down(peer_key, error)` and `on_refused(error)` are
     plain functions. `allowed_keys(key)` (may be async) admits keys at the handshake."""
@@ -101,7 +103,8 @@ class Mesh:
         self._book = AddressBook(self.public_key)
         self._gossip = Gossip(self.game_id, max_frame)
         self._requests = Requests(self._gossip)
-        self._deliver_send, self._deliver_receive = trio.open_memory_channel[tuple[bytes, bytes]](_DELIVERY_QUEUE)
+        self._deliver_send, self._deliver_receive = trio.open_memory_channel[tuple[bytes, SignedEvent]](
+            _DELIVERY_QUEUE)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -392,40 +395,42 @@ class Mesh:
                                     peer=conn.label))
             return False
 
-    async def broadcast(self, wire: bytes) -> int:
-        """Send one of our own event wires to every connected peer (SPEC §28.7). The wire
-        must be a valid signed event of this game (else MalformedEvent etc.). It is marked
-        seen, so an echo is not delivered back. Returns the number of peers queued to."""
-        payload = EventFrame(self._gossip.outgoing(wire))
-        self._gossip.mark([bytes(wire)])
+    async def broadcast(self, event: SignedEvent | bytes) -> int:
+        """Send one of our own events to every connected peer (SPEC §28.7): a SignedEvent
+        (as sign_event made it) or its wire bytes, which must be a valid signed event of
+        this game (else MalformedEvent etc.). It is marked seen, so an echo is not
+        delivered back. Returns the number of peers queued to."""
+        payload = EventFrame(self._gossip.outgoing(event))
+        self._gossip.mark([event])
         sent = sum(self._enqueue(conn, payload) for conn in list(self._current.values()))
         await trio.lowlevel.checkpoint()
         return sent
 
-    async def send_event(self, peer_key: bytes, wire: bytes) -> None:
-        """Send an event wire to one peer only (the peers gossip it on)."""
-        payload = EventFrame(self._gossip.outgoing(wire))
+    async def send_event(self, peer_key: bytes, event: SignedEvent | bytes) -> None:
+        """Send an event to one peer only (the peers gossip it on)."""
+        payload = EventFrame(self._gossip.outgoing(event))
         conn = self._current.get(peer_key)
         if conn is None:
             raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
-        self._gossip.mark([bytes(wire)])
+        self._gossip.mark([event])
         self._enqueue(conn, payload)
         await trio.lowlevel.checkpoint()
 
     # ----------------------------------------------------------------- receiving
 
     async def _received_event(self, conn: Conn, wire: bytes) -> None:
-        if not self._gossip.incoming(wire, peer=conn.label):
+        ev = self._gossip.incoming(wire, peer=conn.label)
+        if ev is None:
             return
-        payload = EventFrame(event_payload(wire))
+        payload = EventFrame(event_payload(ev.wire))
         for key, other in list(self._current.items()):
             if key != conn.key:
                 self._enqueue(other, payload)
-        await self._deliver_send.send((conn.key, wire))
+        await self._deliver_send.send((conn.key, ev))
 
     async def _deliver_loop(self) -> None:
-        async for peer_key, wire in self._deliver_receive:
-            await maybe_await(self.on_event(peer_key, wire))
+        async for peer_key, ev in self._deliver_receive:
+            await maybe_await(self.on_event(peer_key, ev))
 
     def _received_peers(self, conn: Conn, entries: list[dict[str, Any]]) -> None:
         for addr in self._book.received(entries, advertised=conn.advertised, peer=conn.label):
@@ -436,11 +441,12 @@ class Mesh:
     # ------------------------------------------------------------------ catch-up
 
     async def request_since(self, peer_key: bytes, from_seq: int, *,
-                            timeout: float | None = None) -> list[bytes]:
-        """Ask one peer for the event wires from height `from_seq` on (SPEC §28.8) and
-        return them in the order sent. They are checked as signed events of this game and
-        marked seen (so later gossip of them is not delivered again); they are not passed
-        to on_event. Raises NotConnected, CatchupTimeout, or the connection's error."""
+                            timeout: float | None = None) -> list[SignedEvent]:
+        """Ask one peer for the events from height `from_seq` on (SPEC §28.8) and return
+        them in the order sent, each the SignedEvent of its check on arrival (a signed
+        event of this game), marked seen (so later gossip of them is not delivered again);
+        they are not passed to on_event. Raises NotConnected, CatchupTimeout, or the
+        connection's error."""
         conn = self._current.get(peer_key)
         if conn is None:
             raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
@@ -457,8 +463,8 @@ class Mesh:
             self._requests.close(rid)
         if pending.error is not None:
             raise pending.error
-        self._gossip.mark(pending.wires)
-        return pending.wires
+        self._gossip.mark(pending.events)
+        return pending.events
 
     async def _answer_since(self, conn: Conn, rid: int, from_seq: int) -> None:
         """Answer one `since`; it counts as in flight until its last batch is written."""

@@ -12,6 +12,7 @@ from typing import Any
 import trio
 
 from protocol import codec
+from protocol.log import SignedEvent
 from protocol.net.mesh.conn import Conn
 from protocol.net.mesh.gossip import Gossip
 from protocol.net.errors import LOCAL, FrameTooLarge, TransportError
@@ -27,7 +28,7 @@ class Pending:
     """One catch-up request waiting for its answer."""
 
     conn: Conn
-    wires: list[bytes] = field(default_factory=list)
+    events: list[SignedEvent] = field(default_factory=list)   # parsed and checked on arrival
     done: trio.Event = field(default_factory=trio.Event)
     error: TransportError | None = None
 
@@ -56,12 +57,12 @@ class Requests:
             return  # a late answer to a request that timed out
         for wire in msg["wires"]:
             try:
-                self.gossip.check(wire, peer=conn.label, what="catch-up answer holds a bad event")
+                ev = self.gossip.check(wire, peer=conn.label, what="catch-up answer holds a bad event")
             except TransportError as err:
                 pending.error = err
                 pending.done.set()
                 raise
-            pending.wires.append(wire)
+            pending.events.append(ev)
         if not msg["more"]:
             pending.done.set()
 

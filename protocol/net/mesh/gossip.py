@@ -2,7 +2,8 @@
 
 Every event wire is known by its event hash. A wire is checked as a validly signed event
 of this game before it is sent or forwarded, so no peer can use the others to spread
-garbage; a wire seen before is dropped.
+garbage; a wire seen before is dropped. A received wire is parsed and its signature
+checked here, once: what the mesh delivers is the SignedEvent of that check.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Iterable
 
 from protocol import codec
 from protocol.errors import EventError
-from protocol.log import event_hash, parse_event
+from protocol.log import SignedEvent, event_hash, parse_event
 from protocol.net.errors import LOCAL, BadEventWire, FrameTooLarge
 
 __all__ = ["Gossip", "event_payload"]
@@ -28,32 +29,38 @@ class Gossip:
         self.max_frame = max_frame
         self._seen: set[bytes] = set()
 
-    def outgoing(self, wire: bytes) -> bytes:
-        """The frame payload for one of our own wires. Raises the event's error if peers
-        would refuse it, or FrameTooLarge (side local). The caller marks it seen once it is
-        sent, so an echo is not delivered back."""
-        wire = bytes(wire)
-        parse_event(wire, expected_game=self.game_id)   # never gossip what peers would refuse
+    def outgoing(self, event: SignedEvent | bytes) -> bytes:
+        """The frame payload for one of our own events. Raises the event's error if peers
+        would refuse it, or FrameTooLarge (side local). A SignedEvent was checked when it
+        was made (sign_event) or received; bare wire bytes are checked here. The caller
+        marks it seen once it is sent, so an echo is not delivered back."""
+        if isinstance(event, SignedEvent):
+            if event.game != self.game_id:   # never gossip what peers would refuse
+                parse_event(event.wire, expected_game=self.game_id)
+            wire = event.wire
+        else:
+            wire = bytes(event)
+            parse_event(wire, expected_game=self.game_id)
         payload = event_payload(wire)
         if len(payload) > self.max_frame:
             raise FrameTooLarge(len(payload), self.max_frame, side=LOCAL)
         return payload
 
-    def incoming(self, wire: bytes, *, peer: str | None) -> bool:
-        """True if `wire` is new (it is then marked seen); False if seen before. Raises
-        BadEventWire if it is not a valid signed event of this game."""
+    def incoming(self, wire: bytes, *, peer: str | None) -> SignedEvent | None:
+        """The parsed event if `wire` is new (it is then marked seen); None if seen before.
+        Raises BadEventWire if it is not a valid signed event of this game."""
         digest = event_hash(wire)
         if digest in self._seen:
-            return False
-        self.check(wire, peer=peer, what="not a valid event of this game")
+            return None
+        ev = self.check(wire, peer=peer, what="not a valid event of this game")
         self._seen.add(digest)
-        return True
+        return ev
 
-    def check(self, wire: bytes, *, peer: str | None, what: str) -> None:
+    def check(self, wire: bytes, *, peer: str | None, what: str) -> SignedEvent:
         try:
-            parse_event(wire, expected_game=self.game_id)
+            return parse_event(wire, expected_game=self.game_id)
         except EventError as exc:
             raise BadEventWire(f"{what}: {exc}", peer=peer) from None
 
-    def mark(self, wires: Iterable[bytes]) -> None:
-        self._seen.update(event_hash(w) for w in wires)
+    def mark(self, events: Iterable[SignedEvent | bytes]) -> None:
+        self._seen.update(e.hash if isinstance(e, SignedEvent) else event_hash(e) for e in events)

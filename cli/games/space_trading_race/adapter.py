@@ -1,0 +1,122 @@
+"""Space Trading Race behind the session's GameRules interface (SPEC §59.2).
+
+The only module that knows both protocol/ and space_trading_race/. The missions are a
+mental-poker deck: the engine's handles 0..19 are the session's handles, shuffled from the
+public labels "mission:<slug>", dealt one to a seat privately, and shown with a proof when
+claimed. The dice are the session's fair dice (SPEC §33.8): each roll is two six-sided dice
+drawn from every active seat's hash chain, the engine's roller opening last.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from cli.games.table import game_options
+from protocol.session import CHANCE, DeckRequest, DiceRequest, GameRuleError
+from space_trading_race import TradingRaceError, apply, new_game, parse_action, to_move
+from space_trading_race.actions import Action, ChanceDeal, ChanceDice, ChanceShuffle, Claim
+from space_trading_race.missions import MISSION_SLUGS
+from space_trading_race.state import CHANCE as ENGINE_CHANCE
+from space_trading_race.state import ChanceRequest, State
+from space_trading_race.view import PlayerView
+
+from .outcome import result_of
+
+__all__ = ["RULES_NAME", "TradingRaceRules", "mission_label"]
+
+RULES_NAME = "space-trading-race/2"   # /1 drew its dice from shuffled decks of faces
+assert ENGINE_CHANCE == CHANCE
+MISSION_PREFIX = "mission"
+
+
+def mission_label(slug: str) -> str:
+    return f"{MISSION_PREFIX}:{slug}"
+
+
+def _parse(text: str):
+    try:
+        action = parse_action(text)
+    except TradingRaceError as exc:
+        raise GameRuleError(str(exc)) from None
+    if action.text() != text:   # one action, one log text
+        raise GameRuleError(f"{text!r} is not in canonical notation ({action.text()!r})")
+    return action
+
+
+class TradingRaceRules:
+    name = RULES_NAME
+
+    def new_state(self, players: int, config: dict) -> State:
+        try:
+            return new_game(players, game_options(config))
+        except ValueError as exc:
+            raise GameRuleError(str(exc)) from None
+
+    def to_move(self, state: State) -> int | None:
+        return to_move(state)
+
+    def pending_chance(self, state: State) -> DeckRequest | DiceRequest:
+        if not state.pending:
+            raise GameRuleError("no chance request is due")
+        request = state.pending[0]
+        if request.kind == "shuffle":
+            return DeckRequest("shuffle", "missions", tuple(state.deck),
+                               labels=tuple(mission_label(s) for s in MISSION_SLUGS))
+        if request.kind == "deal":
+            return DeckRequest("deal", "missions", (request.handle,), request.seat)
+        return DiceRequest(ChanceRequest.DICE_SIDES, ChanceRequest.DICE_COUNT, request.seat)
+
+    def read(self, text: str) -> Action:
+        """The action of a canonical action text: one action, one log text (SPEC §57.1)."""
+        return _parse(text)
+
+    def apply_action(self, state: State, seat: int, action: Action | str) -> None:
+        """The session passes what `read` returned; another caller may pass the text."""
+        action = _parse(action) if isinstance(action, str) else action
+        try:
+            apply(state, seat, action)
+        except TradingRaceError as exc:
+            raise GameRuleError(str(exc)) from None
+
+    def chance_outcome(self, state: State, request: DeckRequest | DiceRequest, revealed: Sequence) -> str:
+        """A roll's outcome from its faces (`revealed` holds them for a DiceRequest); a
+        shuffle or deal of the missions names the engine's request."""
+        if isinstance(request, DiceRequest):
+            if len(revealed) != 2 or not all(isinstance(f, int) and 1 <= f <= 6 for f in revealed):
+                raise GameRuleError(f"a roll is two dice of 1 to 6, not {tuple(revealed)!r}")
+            return ChanceDice(revealed[0], revealed[1]).text()
+        if request.kind == "shuffle":
+            return ChanceShuffle().text()
+        return ChanceDeal(request.seat, request.handles[0]).text()
+
+    def revealed_cards(self, state: State, seat: int, action: Action | str) -> list[tuple[int, str]]:
+        action = _parse(action) if isinstance(action, str) else action
+        if isinstance(action, Claim) and action.handle not in state.names:
+            return [(action.handle, mission_label(action.mission))]   # proved from the deal's shares
+        return []
+
+    def departed(self, state: State) -> tuple[int, ...]:
+        """Seats out of the game (bankrupt, disabled, left): the session stops polling them
+        once each has handed its part of the mission pile over (SPEC §26.13, §59.5)."""
+        return tuple(s for s in range(state.players) if not state.alive[s])
+
+    def hidden_handles(self, state: State) -> tuple[int, ...]:
+        """The missions that may still be dealt: the pile. Hands are dealt already, and a
+        seat that is out retires its own card unseen (SPEC §56.3)."""
+        return tuple(state.deck)
+
+    def state_hash(self, state: State) -> bytes:
+        return bytes.fromhex(state.hash())
+
+    def deck_labels(self) -> tuple[str, ...]:
+        return tuple(mission_label(s) for s in MISSION_SLUGS)
+
+    def result(self, state: State) -> dict:
+        return result_of(state)
+
+    def new_view(self, seat: int) -> PlayerView:
+        return PlayerView(seat)
+
+    def learn(self, view: PlayerView, handle: int, label: str) -> None:
+        prefix, _, slug = label.partition(":")
+        if prefix == MISSION_PREFIX and slug in MISSION_SLUGS:
+            view.learn(handle, slug)

@@ -1,0 +1,60 @@
+"""The words for a network node's notes (SPEC §29.13): protocol/node says what happened as
+a Note (a kind and its facts); this module says it to the player, commands included."""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from protocol.node import Note, NoteKind
+
+__all__ = ["words", "speaker"]
+
+RESUME_COMMAND = "asv join --resume LOG"
+
+
+def words(note: Note, who: Callable[[bytes], str]) -> str:
+    """The line a player reads for `note`; `who(key)` names a peer (Node.who: "green bob")."""
+    k = note.kind
+    if k is NoteKind.JOINED:
+        return f"{who(note.who)} joined ({note.count}/{note.seats} seats)"
+    if k is NoteKind.HERE:
+        return f"{who(note.who)} is here"
+    if k is NoteKind.BACK:
+        return f"{who(note.who)} is back (gone {int(note.seconds)} s)"
+    if k is NoteKind.LOST:
+        waits = "" if note.seconds is None else (
+            f" — the game waits: they come back with `{RESUME_COMMAND}` (their log); "
+            f"aborted if gone {note.seconds:g} s")
+        return f"lost {who(note.who)} ({note.reason}) at {time.strftime('%H:%M:%S', time.localtime(note.at))}{waits}"
+    if k is NoteKind.REFUSED_CONNECTION:
+        return f"refused a connection: {note.error}"
+    if k is NoteKind.REFUSED:
+        return _refused(note, who, "refused", "refused event")
+    if k is NoteKind.HALTED:
+        return _refused(note, who, "session halted at", "session halted")
+    if k is NoteKind.BARRED:
+        return f"late event of {who(note.who)} at seq {note.seq} not applied: this peer voted it silent"
+    if k is NoteKind.VOTED:
+        return f"voted {who(note.who)} silent at seq {note.seq}"
+    if k is NoteKind.VOTE_WITHDRAWN:
+        return f"{who(note.who)} applied the event this peer voted silent at seq {note.seq}; vote withdrawn"
+    if k is NoteKind.WRITTEN:
+        return str(note.text)
+    if k is NoteKind.TAKEN_BACK:
+        return (f"{note.text}; this peer's {note.count} event(s) from seq {note.seq} reached nobody "
+                "and are dropped")
+    raise ValueError(f"no words for the note kind {k!r}")
+
+
+def _refused(note: Note, who: Callable[[bytes], str], what: str, plain: str) -> str:
+    """A refused event's line, naming its author (SPEC §29.13):
+    'refused green bob's event at seq 52: REASON (IllegalMove)'."""
+    exc = note.error
+    if getattr(exc, "author", None) is None:
+        return f"{plain}: {exc}"
+    return f"{what} {who(exc.author)}'s event at seq {exc.seq}: {exc.reason} ({type(exc).__name__})"
+
+
+def speaker(node, say: Callable[[str], None]) -> Callable[[Note], None]:
+    """An on_note for `node` that says each note's words with `say`."""
+    return lambda note: say(words(note, node.who))

@@ -1,0 +1,359 @@
+"""The node: its state, its lifecycle and its loop (SPEC §29). Every event that arrives is
+checked by the session before it is applied (a rejected one is never logged); events
+that arrive early wait in a buffer until their height; whenever this peer owes the next
+event it writes it and broadcasts it. The other jobs are mixins, one module each:
+presence, the abort and halt duty, catch-up, and the agent's thinking."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+import trio
+
+from protocol.crypto import Identity, fingerprint
+from protocol.errors import EventError, ReplayedEvent
+from protocol.log import LogWriter, SecretsFile, SignedEvent, parse_event
+from protocol.net import KeyNotAllowed, Mesh
+from protocol.node._catchup import CatchUp
+from protocol.node._duty import AbortDuty
+from protocol.node._early import EarlyEvents
+from protocol.node._notes import Note, NoteKind
+from protocol.node._options import NodeOptions, NotInRoster, Timing
+from protocol.node._presence import Presence
+from protocol.node._thinking import THOUGHT, Thinking
+from protocol.session import (
+    Agent, DeckCorrupted, GameRules, NotYourTurn, SessionHalted, SessionPeer, StateHashMismatch,
+    creator_key_matches, first_hello_problem,
+)
+from protocol.session.abort import ABORT_KIND, is_vote
+from protocol.session.halt import HALT_KIND
+from protocol.session import EventKind, Phase
+
+__all__ = ["Node"]
+
+
+class Node(Presence, AbortDuty, CatchUp, Thinking):
+    """Run with `await node.run(task_status=...)` inside a nursery; see cli/netplay/ (host.py, join.py).
+
+    Roles: the creator calls `start(roster)` once the lobby is full; a joiner's session
+    is made when the first hello arrives; a resumed peer passes `peer=restore_peer(...)`.
+    Callbacks: `on_applied(node, ev, note)` after every accepted event (own ones too;
+    `node.catching_up` is true while a catch-up answer is applied); `on_caught_up(node,
+    before)` once a catch-up answer moved this peer on from height `before`; `on_note(note)`
+    for lobby and fault news, a Note (the command words it: cli/netplay/node_notes.py)."""
+
+    def __init__(self, identity: Identity, rules: GameRules, game: bytes, log_dir: str | Path | None,
+                 *, agent: Agent | None = None, options: NodeOptions | None = None,
+                 peer: SessionPeer | None = None, config: dict | None = None,
+                 on_applied: Callable[["Node", SignedEvent, str], None] | None = None,
+                 on_note: Callable[[Note], None] | None = None,
+                 make_session: Callable[..., SessionPeer] | None = None,
+                 creator: bytes | str | None = None,
+                 choose_game: Callable[[str], tuple[GameRules, Agent | None] | None] | None = None) -> None:
+        self.identity = identity
+        self.me = identity.public_key_bytes
+        # Whose first hello fixes the roster (SPEC §29.2): a joiner knows the creator's key
+        # or fingerprint from the invite; None means this node is the creator and adopts
+        # no roster from anyone.
+        self.creator = self.me if creator is None else creator
+        self.rules = rules
+        self.game = bytes(game)
+        self.log_dir = Path(log_dir) if log_dir is not None else None
+        self.agent = agent
+        self.options = options or NodeOptions()
+        self.config = dict(config or {})
+        self.on_applied = on_applied
+        self.on_note = on_note
+        self.on_caught_up: Callable[["Node", int], None] | None = None
+        self.catching_up = False   # applying a catch-up answer: events the others wrote earlier
+        self.make_session = make_session or SessionPeer
+        self.choose_game = choose_game
+        self.session: SessionPeer | None = peer
+        self.lobby: list[bytes] = [self.me]     # keys in order of arrival (creator's view)
+        self.rejected: list[EventError] = []    # events refused (never logged)
+        self.timing = Timing()
+        self.log_path: Path | None = None if peer is None or peer.log is None else Path(peer.log.path)
+        self.mesh = Mesh(identity, self.game, self._allowed, self._on_event, host=self.options.host,
+                         port=self.options.port, on_catchup_request=self._on_catchup,
+                         on_peer_up=self._on_peer_up, on_peer_down=self._on_peer_down,
+                         on_refused=self._on_refused, keepalive_interval=self.options.keepalive,
+                         peer_timeout=self.options.peer_timeout)
+        self._inbox_send, self._inbox = trio.open_memory_channel[SignedEvent | bytes](65536)
+        self._early = EarlyEvents()                     # events that arrived before their height
+        self._progress_at = time.monotonic()
+        self._changed = trio.Event()
+        self._lobby_full = trio.Event()
+        self._nursery: trio.Nursery | None = None
+        self._resync_at = 0.0
+        # seconds a peer is past a clock its caller keeps (cli: the host's turn clock); such a
+        # peer counts as gone for the silent-peer rule (SPEC §29.13-§29.14)
+        self.overtime: Callable[[bytes], float] | None = None
+        # how the caller names a peer in notes (cli: "green bob"); None or "" falls back to who()
+        self.namer: Callable[[bytes], str | None] | None = None
+        self._init_presence(resumed=peer is not None)
+        self._init_duty()
+        self._init_thinking()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def height(self) -> int:
+        return 0 if self.session is None else self.session.chain.height
+
+    @property
+    def over(self) -> bool:
+        s = self.session
+        # a peer that holds a refused event stays until the halt naming its author is written
+        return s is not None and (s.finished or s.phase in (Phase.ABORTED, Phase.HALTED)
+                                  or (s.halted is not None and s.evidence is None))
+
+    @property
+    def roster(self) -> list[bytes] | None:
+        return None if self.session is None else self.session.roster
+
+    @property
+    def dropped_early(self) -> int:
+        """Early events the buffer's bounds refused (SPEC §29.4)."""
+        return self._early.dropped
+
+    def note(self, note: Note) -> None:
+        if self.on_note is not None:
+            self.on_note(note)
+
+    async def wait_changed(self) -> None:
+        """Return after the next accepted event (or the end of the game)."""
+        await self._changed.wait()
+
+    def _bump(self) -> None:
+        self._progress_at = time.monotonic()
+        self._changed.set()
+        self._changed = trio.Event()
+
+    # ------------------------------------------------------------------ mesh callbacks
+    def _allowed(self, key: bytes) -> bool:
+        roster = self.roster
+        if roster is not None:
+            return key in roster
+        seats = self.options.seats
+        return seats is None or key in self.lobby or len(self.lobby) < seats
+
+    async def _on_event(self, peer_key: bytes, ev: SignedEvent) -> None:
+        await self._inbox_send.send(ev)   # parsed and signature-checked by the mesh, once
+
+    # ------------------------------------------------------------------ lifecycle
+    async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
+        """Serve the mesh and play until the game ends (finished, aborted or halted);
+        then linger briefly so the last wires reach everyone, and close."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            await nursery.start(self.mesh.run)
+            task_status.started(self)
+            try:
+                await self._play()
+                with trio.move_on_after(self.options.linger):
+                    await self._linger()
+            finally:
+                self._think_scope.cancel()   # the worker thread finishes alone; its answer is dropped
+                self.mesh.close()
+                self._close_files()
+
+    async def connect(self, host: str, port: int) -> bytes:
+        return await self.mesh.connect(host, port)
+
+    async def wait_lobby_full(self) -> list[bytes]:
+        await self._lobby_full.wait()
+        return list(self.lobby)
+
+    def start(self, roster: list[bytes] | None = None) -> None:
+        """Creator: fix the roster (lobby order, own key first) and write the first hello
+        on the next turn of the loop; after that the creator is one peer among equals."""
+        if self.session is not None:
+            raise RuntimeError("the game has started")
+        roster = list(roster or self.lobby)
+        if not creator_key_matches(self.creator, self.me):
+            raise RuntimeError("only the creator named in the invite writes the first hello")
+        if roster[0] != self.me:
+            raise ValueError("the creator's key comes first in the roster")
+        self._open_session(roster, self.config)
+        self._changed.set()
+
+    def _adopt_game(self, name) -> None:
+        """A joiner need not know the game in advance (SPEC §47.7): `choose_game(name)` gives
+        the rules and agent for the first hello's rules name, or None to keep this node's own
+        (the session then refuses a game other than its own, as without the hook)."""
+        if self.choose_game is None or not isinstance(name, str) or name == self.rules.name:
+            return
+        chosen = self.choose_game(name)
+        if chosen is not None:
+            self.rules, self.agent = chosen
+
+    def _open_session(self, roster: list[bytes], config: dict) -> None:
+        if self.me not in roster:
+            raise NotInRoster("the game started with a roster that does not hold this peer's key "
+                              f"({fingerprint(self.me)})")
+        log = secrets = None
+        if self.log_dir is not None:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            self.log_path = self.log_dir / f"{self.game.hex()[:12]}-{fingerprint(self.me)}.asvlog"
+            log, secrets = LogWriter(self.log_path, self.game), SecretsFile(self.log_path, self.game)
+        self.session = self.make_session(self.identity, self.rules, self.game, roster, config,
+                                         log=log, secrets=secrets, agent=self.agent)
+        for key in self.mesh.peer_keys():     # admitted in the lobby, but not in the game
+            if key not in roster:
+                self.mesh.disconnect(key, KeyNotAllowed(f"key {fingerprint(key)} is not in the game's roster",
+                                                        peer=fingerprint(key)))
+
+    def _close_files(self) -> None:
+        s = self.session
+        if s is not None:
+            for f in (s.log, s.secret_store):
+                if f is not None:
+                    f.close()
+
+    async def _linger(self) -> None:
+        while self.mesh.peer_keys():
+            await trio.sleep(0.05)
+
+    # ------------------------------------------------------------------ the loop
+    async def _play(self) -> None:
+        tick = min(0.25, self.options.resync / 2)
+        while not self.over:
+            if self.session is None and self._left_out is not None and not self.mesh.peer_keys():
+                raise NotInRoster(f"every peer refused this one ({fingerprint(self.me)}): "
+                                  f"{self._left_out.reason}")
+            await self._act_while_due()
+            if self.over:
+                break
+            with trio.move_on_after(tick):
+                item = await self._inbox.receive()
+                if item is not THOUGHT:
+                    self._feed(item)
+                continue
+            await self._idle()
+
+    async def _act_while_due(self) -> None:
+        s = self.session
+        while self._outbox:
+            await self.mesh.broadcast(self._outbox.pop(0))
+        if s is not None and not self.over:
+            await self._halt_if_due()
+        if s is not None and not self.over:
+            await self._abort_if_complete()
+        while s is not None and not self.over:
+            kind = s.pending_obligation()
+            if kind is None or (kind == EventKind.ACTION and self.agent is None):
+                return   # a human seat: submit() writes the action
+            text = None   # the session asks an agent that answers at once (thinks = False) itself
+            if kind == EventKind.ACTION and getattr(self.agent, "thinks", True):
+                text = self._thought_for(s)
+                if text is None:
+                    self._start_thinking(s)
+                    return   # the agent's answer wakes the loop; the mesh is served meanwhile
+            self.timing.signed[s.chain.height] = time.monotonic()
+            s.act(text)
+            self._applied(s.chain.events[-1])
+            await self.mesh.broadcast(s.chain.events[-1])
+
+    async def submit(self, action: str) -> None:
+        """A human's action for this peer's seat: written now if it is due (raises the
+        session's typed error, e.g. IllegalMove, and changes nothing if refused)."""
+        s = self.session
+        if s is None or s.pending_obligation() != EventKind.ACTION:
+            raise NotYourTurn("no action of this seat is due", seq=self.height, author=self.me)
+        if self._thinking is not None:
+            raise NotYourTurn("this seat's agent is choosing its action", seq=self.height, author=self.me)
+        self.timing.signed[s.chain.height] = time.monotonic()
+        s.act(action)
+        self._applied(s.chain.events[-1])
+        await self.mesh.broadcast(s.chain.events[-1])
+        await self._act_while_due()
+
+    def _applied(self, ev: SignedEvent) -> None:
+        if any(k != self.me and v.body.get("silent") == ev.author for k, v in self.ballot.votes.get(ev.seq, {}).items()):
+            self._answer_vote(ev.seq)   # a vote against this event's author arrived before it
+        self.ballot.moved_to(self.height)
+        self.timing.applied[ev.seq] = time.monotonic()
+        self._bump()
+        if self.on_applied is not None:
+            self.on_applied(self, ev, self.session.notes[-1])
+
+    def _feed(self, item: SignedEvent | bytes) -> None:
+        """Take one event: a SignedEvent (the mesh's, checked on arrival) is not parsed
+        again; wire bytes (tests, a caller's own) are parsed here."""
+        try:
+            ev = item if isinstance(item, SignedEvent) else parse_event(item, expected_game=self.game)
+        except EventError as exc:
+            self.rejected.append(exc)
+            return
+        if is_vote(ev):   # a statement about a height, never a chain event (SPEC §29.6)
+            self._on_statement(ev)
+            return
+        if self.session is None:
+            if ev.seq != 0:
+                self._early.hold(ev, self.height)
+                return
+            refusal = first_hello_problem(ev, self.creator)
+            if refusal is not None:   # a forged lobby: refused, nothing adopted (SPEC §29.2)
+                self.rejected.append(refusal)
+                self.note(Note(NoteKind.REFUSED, who=refusal.author, seq=refusal.seq, error=refusal))
+                return
+            self._adopt_game(ev.body.get("rules"))
+            self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
+        if ev.kind == ABORT_KIND and ev.seq < self.height and ev.body.get("silent") == self.me:
+            self._abort_against_me(ev)
+            return
+        if ev.seq > self.height:
+            self._early.hold(ev, self.height)
+            return
+        self._receive(ev)
+        while self._early and not self.over:
+            waiting = self._early.take(self.height)
+            if waiting is None:
+                break
+            for candidate in waiting:
+                if self._receive(candidate):
+                    break
+        self._early.drop_below(self.height)
+
+    def _receive(self, ev: SignedEvent) -> bool:
+        s = self.session
+        if s.evidence is not None and s.evidence[0].seq == ev.seq and ev.kind != HALT_KIND:
+            return False   # the due author's refused event convicts it: only a halt may follow (§29.10)
+        if self.ballot.bars(ev):   # we voted its author silent here: never apply both (SPEC §29.6)
+            if ev not in self.barred:
+                self.barred.append(ev)
+                self.note(Note(NoteKind.BARRED, who=ev.author, seq=ev.seq))
+            return False
+        try:
+            s.receive(ev)
+        except ReplayedEvent:
+            return False
+        except DeckCorrupted as exc:  # accepted and logged, then the session halted (SPEC §26.4)
+            self.rejected.append(exc)
+            self.note(Note(NoteKind.HALTED, who=exc.author, seq=exc.seq, error=exc))
+            self._applied(ev)
+            return True
+        except (StateHashMismatch, SessionHalted) as exc:
+            self.rejected.append(exc)
+            self.note(Note(NoteKind.HALTED, who=exc.author, seq=exc.seq, error=exc))
+            self._bump()
+            return False
+        except EventError as exc:
+            self.rejected.append(exc)
+            if ev.seq >= self.height - 1:
+                self.note(Note(NoteKind.REFUSED, who=exc.author, seq=exc.seq, error=exc))
+            return False
+        self._applied(ev)
+        return True
+
+    async def _idle(self) -> None:
+        s = self.session
+        now = time.monotonic()
+        quiet = now - self._progress_at
+        if s is not None and s.next_author() == self.me:
+            return
+        if (quiet >= self.options.resync and now - self._resync_at >= self.options.resync
+                and self.mesh.peer_keys()):
+            self._resync_at = now
+            await self._catch_up()
+        await self._duty_when_idle(quiet)

@@ -1,0 +1,41 @@
+"""What a node tells the people at its terminal, as data (SPEC §29.13): a kind and the
+facts of it. The node writes no words; the command (cli/netplay/node_notes.py) does."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from protocol.errors import ProtocolError
+
+__all__ = ["Note", "NoteKind"]
+
+
+class NoteKind(StrEnum):
+    JOINED = "joined"            # `who` took a lobby seat: `count` of `seats` are taken (§29.2)
+    HERE = "here"                # a resumed peer met `who` for the first time (§29.15)
+    BACK = "back"                # `who`, lost before, is connected again after `seconds`
+    LOST = "lost"                # the connection with `who` ended for `reason` at wall time `at`;
+                                 # `seconds` (the abort timeout) is set once the game has started
+    REFUSED_CONNECTION = "refused-connection"   # a connection was refused: `error`
+    REFUSED = "refused"          # an event was refused: `error` names its author and height
+    HALTED = "halted"            # the session halted on an event: `error`
+    BARRED = "barred"            # `who`'s late event at `seq` is not applied: this peer voted it silent
+    VOTED = "voted"              # this peer voted `who` silent at `seq` (§29.6)
+    VOTE_WITHDRAWN = "vote-withdrawn"   # `who` applied the event voted silent at `seq`
+    WRITTEN = "written"          # this peer wrote an abort or a halt; `text` is the session's note of it
+    TAKEN_BACK = "taken-back"    # an abort against this peer was taken: `text` is its note, `count`
+                                 # of this peer's events from `seq` on reached nobody and are dropped
+
+
+@dataclass(frozen=True)
+class Note:
+    kind: NoteKind
+    who: bytes | None = None     # the peer the note is about (a public key)
+    seq: int | None = None
+    reason: str | None = None
+    seconds: float | None = None
+    count: int | None = None
+    seats: int | None = None
+    at: float | None = None      # time.time() of the fact
+    error: ProtocolError | None = None
+    text: str | None = None

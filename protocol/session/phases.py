@@ -1,0 +1,60 @@
+"""The session's named states, each one StrEnum (SPEC §26.2): the phase of a game, the kind
+of an event, the kind of a deck operation. Their values are the strings of the wire and the
+log, unchanged: a member equals its string, encodes as it and prints as it (str and repr), so
+a log, a message or a caller that compares with the string sees no difference."""
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["Phase", "EventKind", "DeckOp", "ENDED", "SETUP_KINDS"]
+
+
+class _WireName(StrEnum):
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class Phase(_WireName):
+    HELLO = "hello"                 # lobby order
+    SEAT_COMMIT = "seat-commit"
+    SEAT_REVEAL = "seat-reveal"
+    KEY_COMMIT = "key-commit"       # seat order
+    KEY_REVEAL = "key-reveal"
+    PLAY = "play"                   # actions, shuffles and shares, as the game asks
+    DONE = "done"
+    ABORTED = "aborted"             # a co-signed abort named a silent peer (§29.6)
+    HALTED = "halted"               # a halt carried a refused event (§29.10)
+
+
+ENDED = frozenset({Phase.DONE, Phase.ABORTED, Phase.HALTED})   # nothing more may be written
+
+
+class EventKind(_WireName):
+    HELLO = "hello"
+    SEAT_COMMIT = "seat-commit"
+    SEAT_REVEAL = "seat-reveal"
+    KEY_COMMIT = "key-commit"
+    KEY_REVEAL = "key-reveal"
+    ACTION = "action"
+    SHUFFLE = "shuffle"
+    REFRESH = "refresh"             # a card re-encrypted before it changes hands (§25.7, §26.4)
+    SHARES = "shares"
+    DICE_CHAIN = "dice-chain"       # the fair dice (§33.8)
+    DICE_OPEN = "dice-open"
+    HAND_OVER = "hand-over"         # a seat the game removed (§26.13)
+    ABORT = "abort"
+    HALT = "halt"
+    VOTE = "abort-vote"             # statements about a height, never chain events (§29.6)
+    REFUSE = "abort-refuse"
+
+
+# the event due in each setup phase is of the phase's own name
+SETUP_KINDS = {Phase.HELLO: EventKind.HELLO, Phase.SEAT_COMMIT: EventKind.SEAT_COMMIT,
+               Phase.SEAT_REVEAL: EventKind.SEAT_REVEAL, Phase.KEY_COMMIT: EventKind.KEY_COMMIT,
+               Phase.KEY_REVEAL: EventKind.KEY_REVEAL}
+
+
+class DeckOp(_WireName):
+    SHUFFLE = "shuffle"             # fill fresh handles from labels or from source handles
+    REVEAL = "reveal"               # the cards become public
+    DEAL = "deal"                   # the cards are revealed to one seat alone
