@@ -14,7 +14,6 @@ two-core machine cost on top of the peers' own checking.
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import subprocess
 import sys

@@ -8,6 +8,7 @@ import re
 import sys
 
 from cli.errors import UserError
+from cli.version import version_line
 
 # Exit code after the reader of our output went away (`asv log show LOG | head`): the
 # code of a process ended by SIGPIPE, as `cat` would end (SPEC §27.6).
@@ -26,6 +27,7 @@ COMMANDS = {
     "log": "log",
     "replay": "replay",
     "play": "play",
+    "learn": "learn",
     "host": "host",
     "join": "join",
 }
@@ -41,8 +43,19 @@ def summary(doc: str | None) -> str | None:
     return m.group(1) if m else paragraph
 
 
+class VersionAction(argparse.Action):
+    """argparse's "version" action, but the line (which hashes the lock and reads every pinned
+    package's metadata) is made only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_line())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asv", description="Peer-to-peer Amazing Space Venture")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="the program's version and the hash of its lock file (SPEC §30.1)")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module_name in COMMANDS.items():
         module = importlib.import_module(f"cli.commands.{module_name}")

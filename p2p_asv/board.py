@@ -11,7 +11,7 @@ from .features import (Components, Node, check_tile, node_order, part_on_side,
                        segment_on_side, square_order)
 from .geometry import (SIDE_NAMES, SIZE, Square, king_neighbours, neighbour, on_board,
                        opposite, square_name)
-from .tile_model import END_PLANET, SUN, Tile
+from .tile_model import END_PLANET, Tile
 
 SUN_TILES = 4  # sun tiles in the game (SPEC §4.3)
 

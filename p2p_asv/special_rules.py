@@ -7,6 +7,8 @@ without a cancel; `below` is the window it answered, if any.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .actions import PlaySpecial
 from .cards import CARD_BY_NAME
 from .checks import require
@@ -14,7 +16,7 @@ from .destruction import (TELEPORT, capture, destroy_planet, doom_ships, planet_
                           teleport_ship)
 from .errors import ImpossibleState, MalformedAction
 from .geometry import parse_square
-from .state import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, GameState, Poll, Stage, Window
+from .state import DISCARD, MOVE, PLACE_PIECE, TILES, GameState, Poll, Stage, Window
 
 ACID_RAIN, CONSPIRACY, CYBER_JUMP = "Acid Rain", "Conspiracy", "Cyber Jump"
 LOST_COLONY, METEOR_SHOWER, NEGOTIATIONS = "Lost Colony", "Meteor Shower", "Negotiations"
@@ -445,7 +447,7 @@ def _effect_worm_hole(state: GameState, seat: int, action: PlaySpecial, below) -
         capture(state, ship.id)
 
 
-def _effect_lost_colony(state: GameState, seat: int, action: PlaySpecial, below) -> None:
+def _effect_lost_colony(state: GameState, seat: int, action: PlaySpecial, below) -> bool:
     d = state.discovery
     record = state.planets[d.planet]
     record.home = True
@@ -479,7 +481,7 @@ def _effect_virus(state: GameState, seat: int, action: PlaySpecial, below) -> No
         junk(state, handle)
 
 
-def _effect_acid_rain(state: GameState, seat: int, action: PlaySpecial, below) -> None:
+def _effect_acid_rain(state: GameState, seat: int, action: PlaySpecial, below) -> bool:
     d = state.discovery
     record = state.planets[d.planet]
     halved = -((-d.scored) // 2)        # half, rounding up (9 -> 5)
@@ -516,6 +518,9 @@ def _effect_sabotage(state: GameState, seat: int, action: PlaySpecial, below) ->
         doom_ships(state, [ship.id], SABOTAGE)
 
 
+# an effect returns True when the card stays in play (with a planet, or until a later step)
+# rather than going to Space Junk at once (specials._resolve)
+EFFECTS: dict[str, Callable[..., bool | None]]
 EFFECTS = {NEGOTIATIONS: lambda state, seat, action, below: None, BLACK_HOLE: _effect_blast, SUPERNOVA: _effect_blast, KAMIKAZE: _effect_kamikaze,
            SABOTAGE: _effect_sabotage, CYBER_JUMP: _effect_cyber_jump, SHIFT_OF_FUNDS: _effect_shift, SNEAK_ATTACK: _effect_sneak,
            METEOR_SHOWER: _effect_meteor, TROIKA_SUMMIT: _effect_troika, WORM_HOLE: _effect_worm_hole,

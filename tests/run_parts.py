@@ -1,7 +1,8 @@
 """`make test`: the suite as one pytest process a core, two on the 2-core machines this
 project is built for, each running a part of the test files (conftest.py's --part). The
 first part prints as it goes, the others when they are done; then one line of totals.
-Arguments are passed to every pytest. Exit status: 0 only when every part passed."""
+Arguments are passed to every pytest, run from the repo root (where this file's folder is),
+so it works from any folder. Exit status: 0 only when every part passed."""
 from __future__ import annotations
 
 import os
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARTS = max(1, min(2, os.cpu_count() or 1))
 COUNTED = ("passed", "failed", "errors", "skipped", "xfailed", "xpassed")
 NO_TESTS = 5                # pytest's exit status when a part's filter left it nothing
@@ -30,7 +32,7 @@ def totals(text: str) -> dict[str, int]:
 def run_first(command: list[str]) -> tuple[int, str]:
     """Part 1 in the foreground: its lines are printed as they come, and kept."""
     kept = []
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
         for line in proc.stdout:
             sys.stdout.write(line)
             sys.stdout.flush()
@@ -41,11 +43,11 @@ def run_first(command: list[str]) -> tuple[int, str]:
 def main(argv: list[str]) -> int:
     command = [sys.executable, "-m", "pytest", *argv]
     if PARTS == 1:
-        return subprocess.call(command)
+        return subprocess.call(command, cwd=ROOT)
     with tempfile.TemporaryDirectory(prefix="asv-test-parts-") as tmp:
         paths = [os.path.join(tmp, f"part{i}.txt") for i in range(2, PARTS + 1)]
         outs = [open(path, "w+") for path in paths]
-        others = [subprocess.Popen([*command, "--part", f"{i}/{PARTS}"], stdout=out, stderr=subprocess.STDOUT)
+        others = [subprocess.Popen([*command, "--part", f"{i}/{PARTS}"], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
                   for i, out in zip(range(2, PARTS + 1), outs)]
         print(f"== part 1 of {PARTS} (the rest run beside it and print when done)", flush=True)
         try:

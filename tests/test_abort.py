@@ -199,6 +199,7 @@ def toy_node(i, game, log_dir, *, creator=None, peer=None, identity=None, seats=
                 creator=None if creator is None else creator.identity.fingerprint)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("kill_at", [27, 31])   # the 3-seat toy game has 35 events
 async def test_two_peers_killed_near_the_end_and_resumed_end_at_one_head(tmp_path, kill_at):
     """The survivor waits past its timeout and votes; alone it cannot abort. Whatever the
@@ -207,7 +208,7 @@ async def test_two_peers_killed_near_the_end_and_resumed_end_at_one_head(tmp_pat
 
     import trio
 
-    from net_helpers import Runner, wait_until
+    from tests.net_helpers import Runner, wait_until
     from protocol.node import restore_peer
 
     game = os.urandom(16)

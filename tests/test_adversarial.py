@@ -10,9 +10,8 @@ from protocol.poker import deck as mp
 from protocol.errors import Equivocation, ForgedSignature, OutOfOrder, ReplayedEvent, WrongAuthor
 from protocol.session import (
     CHANCE, BadBody, BadKeyShare, BadShare, BadShuffle, BadShuffleProof, CardNotHeld, ClaimMismatch,
-    OpeningMismatch, SessionHalted, SessionPeer, StateHashMismatch, run_local, verify_log,
+    OpeningMismatch, SessionHalted, StateHashMismatch, verify_log,
 )
-from protocol.crypto import fingerprint
 from protocol.session.dealing import shuffle_context
 from tests.session_helpers import craft, make_peers, run_until, step, writer
 from tests.toy_game import ToyRules, play_own_card

@@ -7,14 +7,18 @@ import os
 import threading
 import time
 
+import pytest
 import trio
 
 from cli.games.asv.adapter import AsvRules
-from net_helpers import Runner, bot_node, wait_until
+from tests.net_helpers import Runner, bot_node, wait_until
 from p2p_asv.search import SearchBot
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 from protocol.session.abort import ABORT_KIND
+
+# a networked game while a search bot thinks: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
 
 LIMIT = 120   # seconds: a hang guard on a shared machine (the game's setup dominates)
 KEEPALIVE = {"keepalive": 0.1, "peer_timeout": 5.0}   # 5 s while the setup's shuffles run

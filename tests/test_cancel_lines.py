@@ -11,7 +11,7 @@ from cli.games.asv.narrate import Settled, before, settled, settled_line
 from cli.netplay.driver import RecordingRules
 from cli.repl.loop import Happened, Repl
 from p2p_asv import actions as A
-from test_specials import example_nine, pass_window, shift_ready, special
+from tests.test_specials import example_nine, shift_ready, special
 
 
 def act(g, action) -> tuple[Settled, ...]:

@@ -11,7 +11,7 @@ from p2p_asv.geometry import parse_square
 from p2p_asv.movement import destinations, undiscovered_planets
 from p2p_asv.quest_rules import quest_points
 from p2p_asv.quests import STRONG_EMPIRE, TRADE_MISSION
-from p2p_asv.state import PLACE_PIECE, PlanetRecord
+from p2p_asv.state import PLACE_PIECE
 from tests.helpers_engine import Game
 from tests.rig_helpers import ROUTE, give, planet, route, ship
 

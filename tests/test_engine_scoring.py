@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers_engine import MOVE, PLACE_PIECE, Game, RiggedDealer
+from tests.helpers_engine import MOVE, Game, RiggedDealer
 from p2p_asv import actions as A
 from p2p_asv.endgame import finish_game, pirate_points, result, scoring_cards, title_for
 from p2p_asv.engine import apply

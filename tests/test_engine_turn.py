@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers_engine import DISCARD, MOVE, PLACE_PIECE, REFILL, TILES, Game, RiggedDealer
+from tests.helpers_engine import DISCARD, MOVE, REFILL, TILES, Game, RiggedDealer
 from p2p_asv import actions as A
 from p2p_asv.engine import apply, to_move
 from p2p_asv.errors import IllegalAction

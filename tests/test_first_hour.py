@@ -79,6 +79,7 @@ def test_a_config_folder_that_cannot_be_written_suggests_a_key_for_this_game(cap
     assert "cannot keep your identity key in" in err and "--new-key" in err, err
 
 
+@pytest.mark.e2e
 def test_ctrl_c_in_selfplay_is_one_line_not_a_traceback():
     """Ctrl-C in a command with nothing more to say (selfplay, demo, verify): one line, exit
     130 (SPEC §30); it printed a KeyboardInterrupt traceback."""
@@ -102,6 +103,7 @@ def test_ctrl_c_in_selfplay_is_one_line_not_a_traceback():
     assert "asv: interrupted (Ctrl-C); stopped" in err and "Traceback" not in err, err
 
 
+@pytest.mark.e2e
 def test_ctrl_d_in_the_hosts_lobby_leaves_rather_than_starting_a_game_alone(tmp_path):
     """Ctrl-D at the creator's terminal before anyone joined started a one-seat game;
     Ctrl-D leaves everywhere else (the REPL), so here too: one line, exit 1 (SPEC §29.2)."""

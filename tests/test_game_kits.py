@@ -14,7 +14,7 @@ NAMES = ("key", "title", "min_players", "max_players", "rules_name", "bot_kinds"
          # the command line's and the screen's part (SPEC §34)
          "variants", "options", "default_think", "default_iterations", "add_options", "config_from",
          "seat_colours", "agent", "check_players", "selfplay", "catalog_json", "catalog_lines",
-         "turn_line", "render_board", "picture", "copy_state", "before", "happened", "screen")
+         "turn_line", "render_board", "picture", "copy_state", "before", "happened", "screen", "tutorial")
 
 
 def test_the_registry_finds_every_game_by_key_and_by_rules():

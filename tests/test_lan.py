@@ -35,6 +35,7 @@ def test_the_users_key_is_made_once_and_kept(tmp_path, monkeypatch):
     assert throwaway.fingerprint != first.fingerprint and "this game only" in said
 
 
+@pytest.mark.e2e
 def test_joining_ones_own_game_with_ones_own_key_says_what_to_do(tmp_path):
     me, _ = choose_identity(None, False, "", "player")
     invite = f"127.0.0.1:9/{'ab' * 16}/{me.fingerprint}"
@@ -57,6 +58,7 @@ def test_mdns_goes_only_where_the_game_listens():
     assert mdns_interfaces("0.0.0.0") is None
 
 
+@pytest.mark.e2e
 def test_a_game_announced_on_loopback_is_found_with_its_invite():
     # SAFETY: announce and browse on 127.0.0.1 only (issue 8 item 4)
     game, creator = os.urandom(16), Identity.generate().fingerprint
@@ -71,6 +73,7 @@ def test_a_game_announced_on_loopback_is_found_with_its_invite():
     assert "1/3 seats taken" in mine[0].line() and "asv join 127.0.0.1:40123/" in mine[0].line()
 
 
+@pytest.mark.e2e
 def test_join_with_no_address_finds_the_announced_game_and_plays_it(tmp_path):
     """`asv host --announce` and `asv join` with no address, both on 127.0.0.1 only."""
     host = subprocess.Popen([sys.executable, "-m", "cli.main", "host", "--listen", "127.0.0.1", "--announce",
@@ -121,6 +124,7 @@ def test_join_with_no_address_finds_the_announced_game_and_plays_it(tmp_path):
     assert len(list(tmp_path.glob("*.asvlog"))) == 2
 
 
+@pytest.mark.e2e
 def test_an_announcement_says_how_many_seats_are_still_free():
     game, creator = os.urandom(16), Identity.generate().fingerprint
     announcer = announce("127.0.0.1", 40124, game, creator, "carol", 4, 3, interfaces=["127.0.0.1"])

@@ -6,10 +6,14 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
 import trio
 
 from cli.netplay.node_notes import speaker
-from net_helpers import Runner, bot_node, wait_until
+from tests.net_helpers import Runner, bot_node, wait_until
+
+# whole networked games in which seats leave: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
 
 LIMIT = 90
 
@@ -85,7 +89,7 @@ def test_a_player_who_leaves_is_named_and_a_gone_one_is_aborted_without_a_traceb
     since when, and after the timeout the abort ends the game: exit 2, the reason printed,
     no 'Winner:' without a name, no traceback (issue 8 item 3)."""
     import re
-    from test_repl_live import Terminal
+    from tests.test_repl_live import Terminal
     common = ["--listen", "127.0.0.1", "--timeout", "3"]
     host = Terminal("host", *common, "--seats", "2", "--name", "alice", "--log-dir", str(tmp_path / "a"))
     joiner = None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-import test_specials as S
-from helpers_engine import DISCARD, REFILL
+import tests.test_specials as S
+from tests.helpers_engine import DISCARD, REFILL
 from p2p_asv import actions as A
 from p2p_asv.engine import apply
 from p2p_asv.errors import IllegalAction

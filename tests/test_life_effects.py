@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers_engine import DISCARD, REFILL, Game
+from tests.helpers_engine import DISCARD, REFILL, Game
 from p2p_asv import actions as A
 from p2p_asv.engine import apply, parse_action
 from p2p_asv.errors import IllegalAction, MalformedAction
@@ -48,7 +48,7 @@ def test_keeping_is_limited_to_two_cards_the_automata_showed():
 
 def _bank_game(players: int = 3, config: dict | None = None) -> Game:
     """Seat 0 owns City of Banks and stands in phase 5 with room in hand."""
-    from helpers_engine import RiggedDealer
+    from tests.helpers_engine import RiggedDealer
     from p2p_asv.setup import new_game
     from p2p_asv.view import PlayerView
     g = Game(players, dealer=RiggedDealer(5))
@@ -170,7 +170,7 @@ def test_without_alien_artifact_only_single_discards_are_listed():
 
 def test_automata_need_the_energy_to_keep_a_card_in_the_advanced_game():
     """SPEC §8.10, §13.5: a look with no energy left would leave no legal keep."""
-    from helpers_engine import RiggedDealer
+    from tests.helpers_engine import RiggedDealer
     from p2p_asv.setup import new_game
     from p2p_asv.view import PlayerView
     g = Game(2, dealer=RiggedDealer(5))

@@ -9,7 +9,7 @@ import trio
 
 from cli.games.asv.adapter import AsvRules
 from cli.netplay.invite import parse_invite
-from net_helpers import Runner, bot_node, wait_until
+from tests.net_helpers import Runner, bot_node, wait_until
 from protocol.log import sign_event
 from protocol.crypto import Identity
 from protocol.net import Mesh
@@ -87,3 +87,37 @@ async def test_a_forged_roster_sent_to_a_joiner_before_the_start_changes_nothing
     for node in (creator, joiner):
         report, _ = verify_log(node.log_path, AsvRules())
         assert report.valid and report.exit_code == 2, report
+
+
+async def test_the_lobby_keeps_only_connections_it_has_a_reason_to_expect(tmp_path):
+    """Issue 24 item 7 (SPEC §29.2): a key holding the game id but asking for no seat holds
+    no seat, is closed after the join grace, and at most MAX_UNSEATED such connections are
+    held at once; a joiner's join request takes a seat."""
+    from protocol.net import PeerRefused
+    from protocol.node import MAX_UNSEATED
+
+    game = os.urandom(16)
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            runner = Runner(nursery)
+            creator = await runner.start(bot_node(0, game, tmp_path, seats=2, join_grace=1.0))
+            strangers = []
+            for i in range(MAX_UNSEATED + 1):
+                mesh = Mesh(Identity.generate(f"s{i}"), game, lambda key: True, lambda key, wire: None,
+                            auto_connect=False)
+                await nursery.start(mesh.run)
+                strangers.append(mesh)
+            for mesh in strangers[:MAX_UNSEATED]:
+                await mesh.connect(*creator.mesh.address)
+            with pytest.raises(PeerRefused) as busy:
+                await strangers[-1].connect(*creator.mesh.address)
+            assert busy.value.code == "busy"
+            assert creator.lobby == [creator.me]                 # a connection is not a seat
+            await wait_until(lambda: not creator.mesh.peer_keys())   # closed after the grace
+            joiner = await runner.start(bot_node(1, game, tmp_path, creator=creator))
+            await joiner.connect(*creator.mesh.address)
+            assert await creator.wait_lobby_full() == [creator.me, joiner.me]
+            for mesh in strangers:
+                mesh.close()
+            runner.kill(creator)
+            runner.kill(joiner)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-import re
 
 import pytest
 
@@ -110,6 +109,7 @@ def test_zero_tiles_per_turn_is_refused(capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("argv", [["log", "show"], ["log", "export"], ["replay"]])
 def test_log_tools_end_quietly_when_the_reader_closes_the_pipe(log, argv):
     """`asv log show LOG | head -1`: no BrokenPipeError traceback (SPEC §27.7)."""
@@ -139,7 +139,7 @@ def test_a_log_of_rules_this_asv_does_not_know_cannot_be_checked_and_is_not_inva
     names them) is exit 3, 'cannot check', never INVALID (1, the code of a tampered log);
     `asv join --resume` of it says why instead of failing at seq 0."""
     from cli.games.asv.adapter import AsvRules
-    from session_helpers import make_peers, step
+    from tests.session_helpers import make_peers, step
 
     class OlderRules(AsvRules):
         name = "amazing-space-venture/0"

@@ -14,8 +14,11 @@ from cli.netplay.seat import play_networked
 from cli.netplay.invite import parse_invite
 from protocol.session import verify_log
 from cli.games.asv.adapter import AsvRules
-from log_helpers import verify_logs
-from test_repl import ScriptedRepl, plain_turn_line, window_line
+from tests.log_helpers import verify_logs
+from tests.test_repl import ScriptedRepl, plain_turn_line, window_line
+
+# asv processes playing over TCP: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,6 +36,11 @@ def test_asv_demo_plays_over_tcp_between_processes_and_verifies(tmp_path):
     assert "turn   1" in text and "tiles left" in text and "scores" in text
     assert "Final scoreboard" in text and "Winner:" in text
     assert "verdict: all 2 logs valid with the same head" in text
+    # one line per setup stage, then the game (issue 22 item 9): no line per shuffle or join
+    setup = text[:text.index("turn   1")]
+    assert " by seat " not in text and text.count("decks shuffled: ") == 1, text
+    assert "all 2 peers joined" in setup and "joined (" not in text and "you are " not in text
+    assert len([ln for ln in setup.splitlines() if ln.strip()]) <= 8, setup
     logs = sorted(out.glob("*.asvlog"))
     assert len(logs) == 2
     reports = verify_logs(logs, AsvRules)

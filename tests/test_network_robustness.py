@@ -17,8 +17,8 @@ import pytest
 import trio
 
 from cli.games.asv.adapter import AsvRules
-from log_helpers import verify_logs
-from net_helpers import Runner, bot_node, wait_until
+from tests.log_helpers import verify_logs
+from tests.net_helpers import Runner, bot_node, wait_until
 from protocol import codec
 from protocol.net import DIALER, ConnectionClosed, Flooding, FramedStream, MalformedFrame, handshake
 from protocol.crypto import Identity
@@ -26,6 +26,9 @@ from protocol.net.mesh import MAX_ANSWERS_IN_FLIGHT, open_mesh
 from protocol.net.mesh.peers import MAX_ADVERTISED
 from protocol.node import NotInRoster
 from protocol.session import verify_log
+
+# peers and asv processes over TCP, waiting out real timeouts: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = bytes(range(16))

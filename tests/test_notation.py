@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers_engine import Game, RiggedDealer
+from tests.helpers_engine import Game, RiggedDealer
 from p2p_asv import actions as A
 from p2p_asv.bots import RandomBot
 from p2p_asv.dealer import LocalDealer

@@ -12,7 +12,7 @@ import trio
 from cli.netplay.names_seen import MAX_KEPT, name_seen, remember
 from cli.netplay.node_notes import speaker
 from cli.netplay.peer_names import namer, remembering, seat_name
-from net_helpers import Runner, wait_until
+from tests.net_helpers import Runner, wait_until
 from protocol.crypto import Identity, fingerprint
 from protocol.node import Node, NodeOptions
 from tests.session_helpers import craft, make_peers, run_until, writer

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers_engine import MOVE, Game, RiggedDealer
+from tests.helpers_engine import MOVE, Game, RiggedDealer
 from p2p_asv import actions as A
 from p2p_asv.engine import apply, legal_actions, to_move
 from p2p_asv.errors import IllegalAction, OutOfTurn

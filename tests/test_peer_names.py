@@ -10,7 +10,7 @@ from cli.games.asv.adapter import AsvRules
 from cli.netplay.node_notes import speaker
 from cli.netplay.peer_names import abort_line, seat_name
 from cli.repl.live import NoteWriter
-from net_helpers import bot_node
+from tests.net_helpers import bot_node
 from protocol.crypto import Identity, fingerprint
 from protocol.net import ConnectionClosed, PeerRefused, PeerTimeout, SendQueueFull, plain_reason
 

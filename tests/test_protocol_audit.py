@@ -13,13 +13,13 @@ from protocol.crypto import commit_reveal as cr
 from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.session import (
-    ABORT_KIND, CHANCE, EXIT_INVALID, EXIT_UNFINISHED, HASHED_PHASES, BadBody, BadKeyShare,
+    ABORT_KIND, CHANCE, EXIT_INVALID, HASHED_PHASES, BadBody, BadKeyShare,
     BadShare, BadShuffle, BadShuffleProof, DeckCorrupted, DeckRequest, GameRuleError, IllegalMove,
     OpeningMismatch, Session, SessionPeer, UnexpectedKind, run_local, verify_log,
 )
-from protocol.errors import EventError, OutOfOrder, WrongAuthor
+from protocol.errors import EventError
 from protocol.log import sign_event
-from protocol.crypto import Identity, fingerprint
+from protocol.crypto import fingerprint
 from tests.session_helpers import craft, make_peers, refused, run_until, step, writer
 from tests.toy_game import ToyRules, play_own_card
 

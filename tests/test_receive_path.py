@@ -15,7 +15,7 @@ import cli.games.asv.adapter as asv_adapter
 import protocol.log.events as events
 from cli.games import kit_for
 from cli.games.asv.adapter import AsvRules
-from net_helpers import Runner, wait_until
+from tests.net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 from tests.session_helpers import make_peers, step
@@ -63,6 +63,7 @@ class CountingToy(ToyRules):
         return super().apply_action(st, seat, action)
 
 
+@pytest.mark.e2e
 async def test_a_networked_game_checks_each_event_once_on_its_receiver(counted):
     checks, parses = counted
     game = os.urandom(16)

@@ -7,6 +7,7 @@ import io
 import socket
 from pathlib import Path
 
+import pytest
 import trio
 
 from cli.main import build_parser
@@ -17,8 +18,11 @@ from cli.netplay.printer import Printer
 from cli.netplay.peer_book import own_port
 from cli.netplay.regather import NobodyBack
 from cli.games.space_walk.adapter import SpaceWalkRules
-from net_helpers import wait_until
+from tests.net_helpers import wait_until
 from protocol.session import verify_log
+
+# players who left finding each other again over TCP: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
 
 LIMIT = 90   # the whole test, on a loaded machine
 

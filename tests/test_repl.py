@@ -446,7 +446,7 @@ def test_the_prompt_names_whose_turn_and_asks_the_question():
 def test_an_offer_on_the_poll_stack_is_asked_as_the_discovery_question():
     """SPEC §31.6 with §8.2: the offers are windows on the poll stack, yet the prompt still
     names the discovery and the card kind, for the discoverer and for a seat to its left."""
-    from helpers_engine import Game, RiggedDealer
+    from tests.helpers_engine import Game, RiggedDealer
     from cli.games.asv.narrate import prompt
     from p2p_asv.actions import Discover, Move, Pass
     hands = [["Cephei"], ["Water"]]
@@ -558,8 +558,9 @@ def test_espionage_asks_for_its_discard_and_legal_lists_the_cards_not_252_ways(p
     assert prompt(state, 0, legal) == "green played Espionage on you: discard 5 of your cards> "
     repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
     repl.handle("legal")
-    hand = " ".join(f"#{h}" for h in sorted(state.players[0].hand))
-    assert said(repl) == f"discard 5 of {hand} (252 ways), e.g. {sorted(legal, key=lambda a: natural_key(a.text()))[0].text()}"
+    hand = ", ".join(f"#{h} {driver.view().name_of(h, state.names)}" for h in sorted(state.players[0].hand))
+    first = sorted(legal, key=lambda a: natural_key(a.text()))[0].text()
+    assert said(repl) == f"discard five of: {hand}  (252 ways, e.g. {first})"   # SPEC §31.4
 
 
 def test_a_revealed_tile_line_is_wrapped_at_word_boundaries(pipe):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -120,7 +121,7 @@ ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=
 
 
 class Terminal:
-    """One `asv` process on a pseudo-terminal of 80x24, read as plain text."""
+    """One `asv` process on a pseudo-terminal of 80x24 in line mode (--plain), read as plain text."""
 
     def __init__(self, *argv: str) -> None:
         import fcntl
@@ -130,7 +131,8 @@ class Terminal:
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         env = dict(os.environ, NO_COLOR="1", TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "cli.main", *argv], cwd=ROOT, env=env,
+        # line mode (SPEC §31.9): this reads the terminal as a stream of lines
+        self.proc = subprocess.Popen([sys.executable, "-m", "cli.main", argv[0], "--plain", *argv[1:]], cwd=ROOT, env=env,
                                      stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
         os.close(slave)
         self.text = ""
@@ -169,6 +171,7 @@ class Terminal:
         os.close(self.master)
 
 
+@pytest.mark.e2e
 def test_two_people_on_two_terminals(tmp_path):
     """Issue 8 item 12: two human seats over TCP on pseudo-terminals. During the other's
     turn `scores` answers at once and an action is refused, not queued; the other's draw

@@ -12,7 +12,6 @@ import trio
 import trio.testing
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from protocol.crypto import Identity
 from protocol.net import DIALER, LISTENER, FramedStream, PeerRefused, handshake
 from protocol.net.errors import ConnectionClosed, FrameAuthError, FrameTooLarge, MalformedFrame
 from protocol.net.handshake import key_schedule_hash

@@ -9,8 +9,8 @@ from cli.games.space_trading_race.adapter import TradingRaceRules
 from protocol.errors import WrongAuthor
 from protocol.node import restore_peer
 from protocol.session import BadBody, BadDice, run_local, verify_log
-from session_helpers import craft, refused, run_until, step, writer
-from str_session_helpers import str_peers
+from tests.session_helpers import craft, refused, run_until, step, writer
+from tests.str_session_helpers import str_peers
 
 RULES = TradingRaceRules()
 KIT = kit_for("space-trading-race")

@@ -12,7 +12,7 @@ from space_trading_race.deeds import DEED_BY_SLUG, DEEDS, GROUP_DEEDS
 from space_trading_race.engine import due
 from space_trading_race.state import BANK, LASER_TOKENS, STARTING_CASH
 
-from str_helpers import deed, dice, give, roll, started
+from tests.str_helpers import deed, dice, give, roll, started
 
 
 # ---- the rulebook's examples --------------------------------------------------------------

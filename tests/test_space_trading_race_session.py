@@ -11,12 +11,12 @@ import trio
 from cli.games import kit_for
 from cli.games.space_trading_race.adapter import TradingRaceRules, mission_label
 from cli.netplay.printer import scoreboard
-from net_helpers import Runner, wait_until
+from tests.net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 from protocol.session import CHANCE, ClaimMismatch, DiceRequest, GameRuleError, IllegalMove, run_local, verify_log
-from session_helpers import craft, refused, run_until, writer
-from str_session_helpers import str_peers
+from tests.session_helpers import craft, refused, run_until, writer
+from tests.str_session_helpers import str_peers
 from space_trading_race.missions import MISSION_SLUGS
 
 RULES = TradingRaceRules()
@@ -88,6 +88,7 @@ def test_a_claim_of_a_mission_the_seat_does_not_hold_is_refused(tmp_path):
 GAME_LIMIT = 120
 
 
+@pytest.mark.e2e
 async def test_three_peers_play_space_trading_race_over_tcp(tmp_path):
     game = os.urandom(16)
     options = dict(keepalive=0.5, peer_timeout=5.0)

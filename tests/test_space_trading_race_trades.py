@@ -7,10 +7,10 @@ from __future__ import annotations
 from protocol.errors import WrongAuthor
 from protocol.log import parse_event, read_log
 from protocol.session import verify_log
-from session_helpers import craft, refused, run_until, writer
+from tests.session_helpers import craft, refused, run_until, writer
 from space_trading_race.actions import Offer
 from space_trading_race.engine import due
-from str_session_helpers import str_peers
+from tests.str_session_helpers import str_peers
 
 from cli.games.space_trading_race.adapter import TradingRaceRules
 

@@ -3,6 +3,7 @@ others play, their moves are told as they happen, commands answer at any time, a
 typed out of turn is refused and never played later."""
 from __future__ import annotations
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -45,6 +46,7 @@ def test_space_walk_gets_the_live_repl():
     assert said().count("you: place") == 1                  # only the move typed in turn was played
 
 
+@pytest.mark.e2e
 def test_space_walk_live_repl_over_the_network(tmp_path):
     """`asv host --game space-walk` with a human seat runs the live REPL over the one network
     driver against a bot peer: help answers, the seat's turn is announced, a move is played

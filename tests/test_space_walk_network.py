@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from types import SimpleNamespace
 
+import pytest
 import trio
 
 from cli.games import game_of_log, kit_for
@@ -12,10 +13,13 @@ from cli.main import main
 from cli.netplay.printer import scoreboard
 from cli.netplay.wiring import game_chooser
 from cli.games.space_walk.adapter import SpaceWalkRules
-from net_helpers import Runner, wait_until
+from tests.net_helpers import Runner, wait_until
 from protocol.crypto import Identity
 from protocol.node import Node, NodeOptions
 from protocol.session import verify_log
+
+# Space Walk between peers over TCP and between processes: end to end, so `make check` leaves it out (SPEC §35.4)
+pytestmark = pytest.mark.e2e
 
 bot_agent = kit_for("space-walk").agent   # a session Agent for a bot seat
 
@@ -78,7 +82,7 @@ def test_the_repl_seat_plays_space_walk_over_the_network(tmp_path):
 
     from cli.main import build_parser
     from cli.netplay.seat import play_networked
-    from test_space_walk_repl import ScriptedSwRepl
+    from tests.test_space_walk_repl import ScriptedSwRepl
 
     args = build_parser().parse_args(["host", "--listen", "127.0.0.1", "--game", "space-walk", "--seats", "2", "--bots", "1",
                                       "--bot-kind", "random", "--name", "alice", "--log-dir", str(tmp_path)])

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers_engine import MOVE, PLACE_PIECE, REFILL, TILES, Game, RiggedDealer
+from tests.helpers_engine import MOVE, PLACE_PIECE, REFILL, TILES, Game, RiggedDealer
 from p2p_asv import actions as A
-from p2p_asv.engine import apply, legal_actions, parse_action, to_move
+from p2p_asv.engine import apply, parse_action
 from p2p_asv.errors import IllegalAction, MalformedAction, OutOfTurn
 from p2p_asv.geometry import square_name
 from p2p_asv.state import PlanetRecord

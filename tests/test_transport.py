@@ -166,6 +166,7 @@ def test_every_schema_accepts_a_well_formed_example():
         "auth": {"sig": b"s" * 64}, "ok": {}, "error": {"code": "key", "msg": "no"}, "ping": {},
         "event": {"wire": b"w"}, "peers": {"peers": []}, "since": {"id": 0, "from": 12},
         "batch": {"id": 3, "wires": [b"a", b"b"], "more": True},
+        "join": {"creator": "ABCD-EFGH-IJKL-MNOP"},
     }
     assert sorted(examples) == sorted(messages.SCHEMAS)
     for t, fields in examples.items():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers_engine import DISCARD, MOVE, REFILL, Game, RiggedDealer
+from tests.helpers_engine import DISCARD, MOVE, REFILL, Game, RiggedDealer
 from p2p_asv import actions as A
 from p2p_asv.endgame import finish_game, result
 from p2p_asv.engine import apply
@@ -12,7 +12,6 @@ from p2p_asv.selfplay import play_game
 from p2p_asv.setup import new_game
 from p2p_asv.state import Discovery, PlanetRecord
 from p2p_asv.variants import Variants
-from p2p_asv.view import PlayerView
 
 HOME, EAST = (3, 3), (4, 3)
 

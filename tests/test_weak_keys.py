@@ -11,10 +11,10 @@ import pytest
 from protocol import codec
 from protocol.errors import InvalidProof, MalformedEvent
 from protocol.log import EVENT_DOMAIN, EquivocationProof, parse_event, sign_event
-from protocol.net import DIALER, KeyNotAllowed
+from protocol.net import KeyNotAllowed
 from protocol.crypto import Identity, WeakPublicKey, check_public_key, verify
 from protocol.session import BadBody, Session
-from tests.test_handshake import BOB, GAME, kw, run_both
+from tests.test_handshake import BOB, kw, run_both
 from tests.toy_game import ToyRules
 from tests.weak_keys import NON_CANONICAL, SMALL_ORDER, WeakSigner, forge, openssl_accepts
 

@@ -30,6 +30,8 @@ def add_arguments(parser) -> None:
                         help="seed of the bots' choices (deals always come from a fresh joint shuffle)")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="folder for the peers' logs (default: a new temp folder, printed)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="every line of the host peer (each join, each deck shuffle), not one a stage")
     parser.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="SECONDS",
                         help="peers abort the game if the peer due to write is silent this long")
 
@@ -48,7 +50,7 @@ def run(args) -> int:
     start = time.monotonic()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     common = ["--bot", "greedy", "--new-key", "--listen", "127.0.0.1", "--log-dir", str(out), "--seed", str(args.seed),
-              "--timeout", str(args.timeout)]
+              "--timeout", str(args.timeout)] + (["--verbose"] if args.verbose else [])
     host = subprocess.Popen(_asv("host", "--game", game.key, "--seats", str(n), "--name", "peer1", *common),
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     procs: list[subprocess.Popen] = [host]
@@ -56,7 +58,8 @@ def run(args) -> int:
     try:
         invite = None
         for line in host.stdout:
-            print("  " + line.rstrip(), flush=True)
+            if args.verbose:
+                print("  " + line.rstrip(), flush=True)
             if line.startswith("invite: asv join "):
                 invite = line.split("asv join ", 1)[1].strip()
                 break
@@ -68,8 +71,12 @@ def run(args) -> int:
             files.append(fh)
             procs.append(subprocess.Popen(_asv("join", invite, "--name", f"peer{i}", "--quiet", *common),
                                           cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT))
+        if not args.verbose:
+            print(f"  host peer1 is listening; starting {n - 1} joining peer(s)", flush=True)
         for line in host.stdout:
-            print("  " + line.rstrip(), flush=True)
+            shown = line.rstrip() if args.verbose else stage_line(line.rstrip(), n)
+            if shown is not None:
+                print("  " + shown, flush=True)
         codes = [p.wait(timeout=max(1.0, DEMO_TIMEOUT - (time.monotonic() - start))) for p in procs]
     except subprocess.TimeoutExpired:
         print(f"demo: the game did not end within {DEMO_TIMEOUT:g} s", file=sys.stderr)
@@ -84,6 +91,16 @@ def run(args) -> int:
     seconds = time.monotonic() - start
     print(f"\n{n} peers ended in {seconds:.1f} s (exit codes {codes})")
     return verify_all(out, n)
+
+
+def stage_line(line: str, n: int) -> str | None:
+    """The host's line as the demo shows it without --verbose: one line per setup stage
+    (the lobby only when it is full), then the game's own lines (issue 22 item 9)."""
+    if line.startswith(("you are ", "invite: ")):
+        return None
+    if line.endswith(" seats)") and " joined (" in line:
+        return f"all {n} peers joined" if line.endswith(f"({n}/{n} seats)") else None
+    return line
 
 
 def verify_all(out: Path, n: int) -> int:

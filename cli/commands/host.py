@@ -43,7 +43,7 @@ def run(args) -> int:
     if args.bot is None:
         from cli.netplay.seat import play_networked  # the REPL seat
         return play_networked(args, host=True)
-    printer = Printer(prefix="", turns=not args.quiet)
+    printer = Printer(prefix="", turns=not args.quiet, verbose=args.verbose)
     node = run_peer("host", lambda: host_game(args, printer=printer))
     return node if isinstance(node, int) else finish(node, args, printer)
 

@@ -48,7 +48,7 @@ def run(args) -> int:
         if args.bot is None:
             from cli.netplay.seat import play_networked  # the REPL seat
             return play_networked(args, host=False)
-        printer = Printer(turns=not args.quiet)
+        printer = Printer(turns=not args.quiet, verbose=args.verbose)
         node = run_peer("join", lambda: join_game(args, printer=printer))
         return node if isinstance(node, int) else finish(node, args, printer)
     except GameOver as over:

@@ -7,7 +7,8 @@ from cli.errors import UserError
 from cli.games import GameKit, add_game_argument, default_kit, game_of, player_ranges
 from cli.games.options import add_variant_arguments, config_from
 from cli.repl.local import LocalGame
-from cli.repl.loop import Repl, default_history, use_colour
+from cli.repl.fullscreen import ScreenRepl, add_plain, wants_screen
+from cli.repl.loop import Repl, add_auto_pass, default_history, use_colour
 
 
 def add_arguments(parser) -> None:
@@ -25,6 +26,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--think", type=float, default=think, metavar="S",
                         help=f"seconds a search bot thinks a decision (default {think:g})")
     parser.add_argument("--no-color", action="store_true", help="plain text, no colours")
+    add_auto_pass(parser)
+    add_plain(parser)
     add_variant_arguments(parser)
 
 
@@ -67,6 +70,8 @@ def run(args, *, input=None, output=None, history=None) -> int:
                        config_from(args), think=args.think, kit=kit)
     print(f"seed {seed} (replay this game with --seed {seed})")
     color = use_colour(args.no_color) and output is None
-    repl = Repl(driver, color=color, input=input, output=output, history=history or default_history())
+    kind = ScreenRepl if wants_screen(args, input, output) else Repl   # SPEC §31.9
+    repl = kind(driver, color=color if kind is Repl else use_colour(args.no_color), input=input, output=output,
+                history=history or default_history(), auto_pass=getattr(args, "auto_pass", True))
     run.last_repl = repl      # for tests: the transcript
     return repl.run()

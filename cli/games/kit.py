@@ -88,6 +88,7 @@ class GameKit(Protocol):
     def before(self, state: Any) -> Any: ...          # what `happened` compares with
     def happened(self, was: Any, state: Any, seat: int, action: Any) -> Happened: ...
     def screen(self, driver: Any, repl: Any = None) -> Any: ...   # its part of the REPL (cli.games.screen)
+    def tutorial(self) -> Any: ...                    # asv learn's lessons, or None
 
 
 class BotAgent:
@@ -121,6 +122,10 @@ class KitBase:
 
     def copy_state(self, state):
         return state.clone()
+
+    def tutorial(self):
+        """The lessons of `asv learn` (SPEC §31.10), or None: this game has none yet."""
+        return None
 
     def before(self, state):
         return None

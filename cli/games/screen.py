@@ -5,9 +5,9 @@ speaks through the REPL (`say`, `width`); with no REPL (a completer alone) it on
 A screen offers: welcome(), board_text(size), board_sizes, board_usage, toolbar(status),
 prompt(), describe(event, own_echoed), final(), commands (name -> help text), command(word,
 rest) -> bool, help(topic), help_completions(word, start), list_legal(prefix), note(action),
-read(text), guard(action), stage(), announce(stage_before), refusals, explain(action),
-suggest(typed), whose_move(), picture_caption(), and for the live REPL question(),
-turn_start() and only_pass()."""
+read(text), sequence(text), guard(action), stage(), announce(stage_before), refusals, explain(action),
+suggest(typed), whose_move(), picture_caption(), automatic(), hand_text(), and for the live REPL
+question(), turn_start() and only_pass()."""
 from __future__ import annotations
 
 from cli.terminal import natural_key
@@ -56,6 +56,11 @@ class ScreenBase:
     def guard(self, action):
         return None
 
+    def sequence(self, text: str) -> list[str]:
+        """A typed line that stands for several actions played one after another (`draw
+        refuel 4`, `draw-tile 1 2 4`): their texts; else [text]."""
+        return [text]
+
     def stage(self):
         return None
 
@@ -76,3 +81,13 @@ class ScreenBase:
 
     def only_pass(self) -> bool:
         return False
+
+    def hand_text(self):
+        """The hand pane's text on a wide game screen (SPEC §31.9): every card with its name
+        and value; None when the game has no hand to show."""
+        return None
+
+    def automatic(self):
+        """The action this seat may be spared typing (SPEC §31.8): its one legal answer, when
+        nothing else is allowed, or None. Here: a window answered only by pass."""
+        return self.driver.legal()[0] if self.only_pass() else None

@@ -6,7 +6,8 @@ from __future__ import annotations
 import errno
 
 from protocol.errors import LogError, MissingKeyFile
-from protocol.net import CannotListen, NotConnected, TransportError, plain_reason
+from protocol.node import LOBBY_REFUSALS, LobbyRefused
+from protocol.net import CannotListen, NotConnected, PeerRefused, TransportError, plain_reason
 
 __all__ = ["error_line"]
 
@@ -18,6 +19,11 @@ def error_line(err: BaseException) -> str:
         where = err.peer or err.reason[len("cannot connect to "):].split(": ")[0]
         return (f"cannot connect to {where}: no game listens there now. Check the address with whoever gave it to you "
                 "(the host's invite line, or `listening on ...` in any player's window)")
+    if isinstance(err, LobbyRefused) and err.code == "not-creator":
+        return (f"{err.reason}: the invite was mistyped or is from another game. Copy it again whole from the "
+                "host's screen (the `invite:` line `asv host` prints)")
+    if isinstance(err, LobbyRefused) or (isinstance(err, PeerRefused) and err.code in LOBBY_REFUSALS):
+        return err.reason
     if isinstance(err, TransportError):
         return plain_reason(err)
     if isinstance(err, MissingKeyFile):

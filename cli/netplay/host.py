@@ -71,12 +71,13 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         if ready is not None:
             ready(node)
         for i in range(args.bots):
+            bot_options = node_options(args, None)
+            bot_options.port = 0   # --port is the host's own; a bot listens on any free port
             bot = Node(Identity.generate(f"bot{i + 1}-{args.bot_kind}"), game_kind.session_rules(), game, args.log_dir,
                        agent=seat_agent(args.bot_kind, f"{args.seed or game.hex()}/{i + 1}",
                                     getattr(args, "think", None), game_kind),
-                       options=node_options(args, None), creator=identity.public_key_bytes)
+                       options=bot_options, creator=identity.public_key_bytes)
             bot.on_note = speaker(bot, (bot_printer or Printer(None)).say)
-            bot.options.port = 0
             clocked(bot)
             await nursery.start(bot.run)
             # dialled at this machine's own address, so the others learn one they can reach

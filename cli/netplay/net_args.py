@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from cli.arg_checks import port_number, positive_seconds
 from cli.games import all_bot_kinds, default_kit
+from cli.repl.fullscreen import add_plain
+from cli.repl.loop import add_auto_pass
 from protocol.node import DEFAULT_TIMEOUT
 
 DEFAULT_LISTEN = "0.0.0.0"   # every interface: a game on a LAN
@@ -36,13 +38,15 @@ def add_common(parser) -> None:
                         help="address others should dial, printed in the invite (default: this "
                              "machine's LAN address, or --listen when it names one)")
     parser.add_argument("--no-color", action="store_true", help="plain text in the REPL")
-    parser.add_argument("--auto-pass", action="store_true",
-                        help="in the REPL, answer pass by itself when you are asked (another's card, "
-                             "a discovery) and no card of yours fits")
+    add_auto_pass(parser)
+    add_plain(parser)
     parser.add_argument("--quiet", action="store_true", help="no turn-by-turn progress lines")
+    parser.add_argument("--verbose", action="store_true",
+                        help="a progress line for every setup step (each deck shuffle), not one a stage")
     think = default_kit().default_think
     parser.add_argument("--think", type=float, default=think, metavar="S",
                         help=f"seconds a search bot thinks a decision (default {think:g})")
     parser.add_argument("--seed", default=None, metavar="S",
                         help="seed of the bots' choices (the deals are always fresh, from the joint shuffle)")
     parser.add_argument("--timings", metavar="FILE", default=None, help="write event timings as JSON (benchmarks)")
+

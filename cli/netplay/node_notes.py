@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+from protocol.net import plain_reason
 from protocol.node import Note, NoteKind
 
 __all__ = ["words", "speaker"]
@@ -27,7 +28,9 @@ def words(note: Note, who: Callable[[bytes], str]) -> str:
             f"aborted if gone {note.seconds:g} s")
         return f"lost {who(note.who)} ({note.reason}) at {time.strftime('%H:%M:%S', time.localtime(note.at))}{waits}"
     if k is NoteKind.REFUSED_CONNECTION:
-        return f"refused a connection: {note.error}"
+        err = note.error   # plain words, never the error's class or blame bracket (issue 22 item 8)
+        where = f" from {err.peer.split('@')[0]}" if getattr(err, "peer", None) else ""
+        return f"refused a connection{where}: {plain_reason(err)}"
     if k is NoteKind.REFUSED:
         return _refused(note, who, "refused", "refused event")
     if k is NoteKind.HALTED:

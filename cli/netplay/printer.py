@@ -34,11 +34,15 @@ class Printer:
     """Progress lines for a bot peer (or a quiet one): turns, tiles left, scores, and the
     long steps (key setup, shuffles)."""
 
-    def __init__(self, out: TextIO | None = sys.stdout, *, prefix: str = "", turns: bool = True) -> None:
+    def __init__(self, out: TextIO | None = sys.stdout, *, prefix: str = "", turns: bool = True,
+                 verbose: bool = False) -> None:
         self.out = out
         self.prefix = prefix
         self.turns = turns
+        self.verbose = verbose   # a line per deck shuffle; else one line once the decks are shuffled
         self._turn = 0
+        self._shuffles = 0       # setup shuffles, told in one line (not verbose)
+        self._shuffles_told = False
 
     def say(self, text: str) -> None:
         if self.out is not None:
@@ -54,8 +58,13 @@ class Printer:
             self.say(f"seats fixed by commit-reveal ({seats}); key setup...")
         elif ev.kind == "key-reveal" and s.phase == "play":
             self.say("joint key ready" + ("; shuffling the decks" if s.rules.deck_labels() else ""))
-        elif ev.kind == "shuffle":
+        elif ev.kind == "shuffle" and self.verbose:
             self.say(f"  {note} by seat {s.seat_of[ev.author] + 1} of {s.players}")
+        elif ev.kind == "shuffle":
+            self._shuffles += 1
+        elif self._shuffles and not self._shuffles_told and s.phase == "play":   # the setup's shuffles are done
+            self.say(f"decks shuffled: {self._shuffles} shuffles, each proven (--verbose shows each)")
+            self._shuffles_told = True   # once: later reshuffles are part of the game
         elif ev.kind in ("abort", "halt") and ev.author != node.me:   # its writer's node said it already
             self.say(note)
         if self.turns and s.phase == "play" and not getattr(node, "catching_up", False):

@@ -18,6 +18,7 @@ from cli.netplay.join import join_game
 from cli.netplay.outcome import INTERRUPTED, GameOver, exit_code, user_error
 from cli.netplay.peer_names import ABORT_NOTE, abort_line
 from cli.netplay.printer import Printer
+from cli.repl.fullscreen import LiveScreenRepl, wants_screen
 from cli.repl.live import LiveRepl, NoteWriter, UiSink
 from cli.repl.loop import default_history, use_colour
 
@@ -37,6 +38,15 @@ def interrupted(outcome: dict, worker: threading.Thread) -> int:
     worker.join(timeout=10)
     print(INTERRUPTED, file=sys.stderr)
     return 1
+
+
+def ended_before_seats(node) -> str | None:
+    """Why a game ended before its seat draw (an abort: nobody holds a board), or None.
+    The REPL needs a board; such a game ends with this line instead (issue 22 item 8)."""
+    s = node.session
+    if s is None or s.state is not None or s.phase != "aborted":
+        return None
+    return f"{abort_line(s)}; it ended before the seats were drawn, so nothing was played"
 
 
 def play_networked(args, *, host: bool, input=None, output=None, history=None, color=None,
@@ -103,11 +113,18 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
         print(f"asv {command}: {error_line(known)}" if known is not None else
               f"asv {command}: the peer stopped before the game began: {error}", file=sys.stderr)
         return 1
+    early = ended_before_seats(node)
+    if early is not None:                # no board to show: one line and the exit code, no REPL
+        worker.join()
+        print(f"asv {'host' if host else 'join'}: {early}", file=sys.stderr)
+        return exit_code(node)
     printer.out = None                   # from here the REPL tells the story
     driver = NetDriver(node, token, node.rules, address=peer_address(args, None))
     use_color = use_colour(args.no_color) if color is None else color
     if repl_class is LiveRepl and getattr(args, "auto_pass", False):
         repl_options.setdefault("auto_pass", True)
+    if repl_class is LiveRepl and wants_screen(args, input, output):
+        repl_class = LiveScreenRepl         # the full-screen game screen (SPEC §31.9)
     repl = repl_class(driver, color=use_color, input=input, output=output,
                       history=history or default_history(), **repl_options)
     if isinstance(repl, UiSink):

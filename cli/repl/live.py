@@ -37,11 +37,10 @@ class LiveRepl(Repl, UiSink):
     since the last call, without waiting) and `attach(sink)`; `resume_hint()` is optional."""
 
     POLL_SECONDS = 1.0   # re-read the driver now and then even without a push
-    AUTO_PASS_SECONDS = 1.5   # SPEC §14.2: an automatic pass waits, so its speed tells less
+    AUTO_PASS_SECONDS = 1.5   # SPEC §14.2: every automatic answer waits this long, the same for all
 
-    def __init__(self, driver, *, auto_pass: bool = False, **kw) -> None:
+    def __init__(self, driver, **kw) -> None:
         super().__init__(driver, **kw)
-        self.auto_pass = auto_pass     # --auto-pass: answer a window with pass when nothing else fits
         self._auto_step: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
@@ -137,7 +136,7 @@ class LiveRepl(Repl, UiSink):
             self._wake.clear()
             self.update()
             if self.driver.is_over():
-                app = self.session.app
+                app = self.running_app()
                 if app.is_running:
                     app.exit(exception=GameEnded())
                 return
@@ -167,14 +166,11 @@ class LiveRepl(Repl, UiSink):
             self.say(f"-- your turn ({turn[1]}) --", "bold")
         self._redraw()
         self._schedule_auto_pass()
+        self.go_on_repeating()
 
-    # -- --auto-pass (SPEC §14.2: a client setting; the log holds an ordinary pass) -----------
-    def _only_pass(self) -> bool:
-        """A window asks this seat and pass is all it may answer (no card of its hand fits)."""
-        return self.confirm is None and self.screen.only_pass()
-
+    # -- auto-pass (SPEC §14.2, §31.8: a client setting; the log holds an ordinary pass) -------
     def _schedule_auto_pass(self) -> None:
-        if not self.auto_pass or self._loop is None or self.driver.is_over() or not self._only_pass():
+        if self._loop is None or self.automatic() is None:
             return
         step = self.kit.state_hash(self.driver.state())
         if self._auto_step != step:
@@ -182,14 +178,23 @@ class LiveRepl(Repl, UiSink):
             self._loop.call_later(self.AUTO_PASS_SECONDS, self._auto_pass, step)
 
     def _auto_pass(self, step: int) -> None:
-        """Pass for this seat if it is still asked the same thing with nothing else to play."""
-        if self.driver.is_over() or self.kit.state_hash(self.driver.state()) != step or not self._only_pass():
+        """Answer for this seat if it is still asked the same thing with one answer only."""
+        if self.driver.is_over() or self.kit.state_hash(self.driver.state()) != step:
             return
-        self.say("(auto-pass: no card of yours fits)")
-        self.play(self.driver.legal()[0])
+        action = self.automatic()
+        if action is None:
+            return
+        self.say("(auto-pass: no card of yours fits)" if action.text() == "pass"
+                 else f"(auto: {action.text()}, the only move)")
+        self.play(action)
+        self.automatic_plays += 1
+
+    def running_app(self):
+        """The Application the seat types into (the prompt's; the game screen's own, §31.9)."""
+        return self.session.app
 
     def _redraw(self) -> None:
-        app = self.session.app
+        app = self.running_app()
         if app.is_running:
             app.invalidate()
 

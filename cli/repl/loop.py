@@ -30,6 +30,7 @@ from cli.picture.svg_doc import save_picture
 from cli.terminal import natural_key, plain
 
 __all__ = ["Repl", "SeatDriver", "ActionCompleter", "Happened", "default_history", "use_colour", "fit",
+           "add_auto_pass",
            "natural_key", "CTRL_C", "LEAVE"]
 
 
@@ -105,6 +106,15 @@ def fit(text: str, width: int) -> str:
     return "\n".join(out)
 
 
+def add_auto_pass(parser) -> None:
+    """SPEC §31.8: on by default; the same fixed delay for every seat (SPEC §14.2)."""
+    parser.add_argument("--auto-pass", dest="auto_pass", action="store_true", default=True,
+                        help="answer by itself what has one answer: pass when no card of yours fits, "
+                             "next when nothing else is allowed (the default)")
+    parser.add_argument("--no-auto-pass", dest="auto_pass", action="store_false",
+                        help="type every answer yourself, even a pass that is the only one")
+
+
 def use_colour(no_color_flag: bool) -> bool:
     """Colour only on a terminal, and never under --no-color or NO_COLOR (no-color.org)."""
     return not no_color_flag and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
@@ -126,8 +136,9 @@ class Repl:
     answer at once); cli.repl.live.LiveRepl reads while the network plays (SPEC §31)."""
 
     def __init__(self, driver: SeatDriver, *, color: bool = True, input=None, output=None,
-                 history: History | None = None) -> None:
+                 history: History | None = None, auto_pass: bool = False) -> None:
         self.driver = driver
+        self.auto_pass = auto_pass     # answer by itself what has one answer (SPEC §31.8)
         self.kit = driver.kit
         self.color = color
         self.output = output
@@ -135,6 +146,8 @@ class Repl:
         self.happened: list[str] = []       # what the game did, for `history`
         self.status_items: dict[str, str] = {}   # toolbar items pushed by the driver (clock, peers)
         self.confirm: tuple[str, object] | None = None   # a question before an irreversible step
+        self.repeat: tuple[str, list[str]] | None = None   # a line of several actions: the last played, the rest
+        self.automatic_plays = 0       # actions auto-pass played (the keystroke figures count them)
         self._shown_board = ""
         self.screen = self.kit.screen(driver, self)
         self.session = PromptSession(
@@ -208,6 +221,8 @@ class Repl:
             if now != seen and plain(self.board_text()) != self._shown_board:
                 self.show_board()
             seen = now
+            if self.play_automatic():
+                continue
             try:
                 line = self.read_line()
             except KeyboardInterrupt:
@@ -291,6 +306,8 @@ class Repl:
             else:
                 self.play(legal[n - 1])
         elif not self.screen.command(word, rest):
+            steps = self.screen.sequence(text)
+            text = steps[0]
             try:
                 action = self.kit.parse_action(self.screen.read(text))
             except self.kit.engine_errors as exc:
@@ -300,7 +317,47 @@ class Repl:
             if not self.driver.legal() and not self.driver.is_over():
                 self.not_your_turn()
                 return True
+            self.repeat = (text, steps[1:]) if len(steps) > 1 else None
             self.play(action)
+        return True
+
+    def go_on_repeating(self) -> None:
+        """`draw refuel 4`, `draw-tile 1 2 4` (SPEC §31.4): the next action of the line, one at
+        a time as the rules allow, while it is legal and this seat is due; it stops at the
+        first that is not."""
+        if self.repeat is None or self.confirm is not None or self.driver.is_over():
+            return
+        done, rest = self.repeat
+        legal = self.driver.legal()
+        if not legal:
+            return                       # the deal is on its way (a networked game): wait
+        if not rest:
+            self.repeat = None
+            return
+        try:
+            action = self.kit.parse_action(self.screen.read(rest[0]))
+        except self.kit.engine_errors:
+            action = None
+        if action not in legal:
+            self.say(f"({rest[0]} stops here: {len(rest)} more not allowed now)")
+            self.repeat = None
+            return
+        self.repeat = (rest[0], rest[1:])
+        self.play(action)
+
+    def automatic(self):
+        """The action auto-pass plays for this seat now, or None (SPEC §31.8)."""
+        if not self.auto_pass or self.confirm is not None or self.driver.is_over():
+            return None
+        return self.screen.automatic()
+
+    def play_automatic(self) -> bool:
+        action = self.automatic()
+        if action is None:
+            return False
+        self.say(f"(auto: {action.text()}, the only answer)", "fg:ansibrightblack")
+        self.play(action)
+        self.automatic_plays += 1
         return True
 
     def leave(self) -> bool:
@@ -350,6 +407,7 @@ class Repl:
         try:
             self.driver.submit(action)
         except (*self.kit.engine_errors, NotSent) as exc:   # refused, or not sent: nothing changed
+            self.repeat = None
             self.refused(exc, action)
             return False
         except Exception as exc:  # an engine bug: say so, the driver kept the state
@@ -360,6 +418,7 @@ class Repl:
     def after_own_action(self, stage_before) -> None:
         self.catch_up()
         self.announce_phase(stage_before)
+        self.go_on_repeating()
 
     def announce_phase(self, stage_before) -> None:
         """Say so when this seat's own action moved it to another phase (SPEC §31.5)."""

@@ -53,7 +53,8 @@ DIALER = "dialer"
 LISTENER = "listener"
 DEFAULT_HANDSHAKE_TIMEOUT = 10.0
 
-AllowedKeys = Callable[[bytes], "bool | Awaitable[bool]"]
+# True admits; False or a TransportError (its words sent to the peer) refuses
+AllowedKeys = Callable[[bytes], "bool | TransportError | Awaitable[bool | TransportError]"]
 # Called by the listener once the dialer is authenticated, before "ok": an error refuses.
 Admit = Callable[[bytes, bytes], "TransportError | None"]
 
@@ -123,11 +124,12 @@ class Authenticated:
         return self.local_key if self.role == DIALER else self.peer_key
 
 
-async def _allowed(allowed_keys: AllowedKeys, key: bytes) -> bool:
+async def _allowed(allowed_keys: AllowedKeys, key: bytes) -> "bool | TransportError":
+    """True, False, or the refusal itself (a TransportError in words the peer reads)."""
     result = allowed_keys(key)
     if inspect.isawaitable(result):
         result = await result
-    return bool(result)
+    return result if isinstance(result, TransportError) else bool(result)
 
 
 async def _receive(fs: FramedStream, expected: str) -> dict[str, Any]:
@@ -163,7 +165,11 @@ async def _check_hello(msg: dict[str, Any], fs: FramedStream, game: bytes, own_k
     if expect_key is not None and key != expect_key:
         raise KeyNotAllowed(f"expected key {fingerprint(expect_key)}, the peer has key "
                             f"{fingerprint(key)}", peer=fs.peer)
-    if not await _allowed(allowed_keys, key):
+    verdict = await _allowed(allowed_keys, key)
+    if isinstance(verdict, TransportError):
+        verdict.peer = verdict.peer or fs.peer
+        raise verdict
+    if not verdict:
         raise KeyNotAllowed(f"key {fingerprint(key)} is not allowed in this game", peer=fs.peer)
     if msg["nonce"] in nonces:
         raise ReplayedNonce("handshake nonce was seen before (a replayed hello)", peer=fs.peer)

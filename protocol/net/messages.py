@@ -79,6 +79,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "peers": {"peers": _peer_list},
     "since": {"id": _int_in(0, _U63), "from": _int_in(0, _U63)},
     "batch": {"id": _int_in(0, _U63), "wires": _wire_list, "more": _is_bool},
+    # a lobby's join request, SPEC §29.2: the creator's fingerprint as the joiner's invite has it
+    "join": {"creator": _str(MAX_CODE_LEN)},
 }
 
 

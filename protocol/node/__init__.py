@@ -13,6 +13,7 @@ The parts, each a private module behind this one:
     _node       the Node: its state, lifecycle and loop (receive, act, idle)
     _notes      what it tells people, as data: a NoteKind and its facts (§29.13)
     _early      events that arrived before their height, within bounds (§29.4)
+    _lobby      who may take a lobby seat: the join request (§29.2)
     _presence   peers up and down, how long a seat has been gone (§29.13, §29.15)
     _duty       silent-peer votes, refusals, co-signed aborts and halts (§29.6, §29.10)
     _catchup    answering and asking for the events since a height (§29.7)
@@ -21,10 +22,12 @@ The parts, each a private module behind this one:
     _options    NodeOptions, the timing record and the node's own errors
 """
 from protocol.node._early import MAX_AHEAD, MAX_BUFFERED_BYTES, MAX_PER_HEIGHT
+from protocol.node._lobby import LOBBY_REFUSALS, MAX_UNSEATED, LobbyRefused
 from protocol.node._node import Node
 from protocol.node._notes import Note, NoteKind
 from protocol.node._options import DEFAULT_TIMEOUT, NodeOptions, NotInRoster, ResumeError, Timing
 from protocol.node._resume import restore_peer
 
-__all__ = ["Node", "Note", "NoteKind", "NodeOptions", "NotInRoster", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT",
-           "Timing", "MAX_AHEAD", "MAX_PER_HEIGHT", "MAX_BUFFERED_BYTES"]
+__all__ = ["Node", "Note", "NoteKind", "NodeOptions", "NotInRoster", "LobbyRefused", "LOBBY_REFUSALS",
+           "MAX_UNSEATED", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT", "Timing",
+           "MAX_AHEAD", "MAX_PER_HEIGHT", "MAX_BUFFERED_BYTES"]

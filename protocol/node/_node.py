@@ -14,10 +14,11 @@ import trio
 from protocol.crypto import Identity, fingerprint
 from protocol.errors import EventError, ReplayedEvent
 from protocol.log import LogWriter, SecretsFile, SignedEvent, parse_event
-from protocol.net import KeyNotAllowed, Mesh
+from protocol.net import Mesh
 from protocol.node._catchup import CatchUp
 from protocol.node._duty import AbortDuty
 from protocol.node._early import EarlyEvents
+from protocol.node._lobby import LobbyDoor, LobbyRefused
 from protocol.node._notes import Note, NoteKind
 from protocol.node._options import NodeOptions, NotInRoster, Timing
 from protocol.node._presence import Presence
@@ -33,7 +34,7 @@ from protocol.session import EventKind, Phase
 __all__ = ["Node"]
 
 
-class Node(Presence, AbortDuty, CatchUp, Thinking):
+class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
     """Run with `await node.run(task_status=...)` inside a nursery; see cli/netplay/ (host.py, join.py).
 
     Roles: the creator calls `start(roster)` once the lobby is full; a joiner's session
@@ -77,7 +78,7 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
         self.mesh = Mesh(identity, self.game, self._allowed, self._on_event, host=self.options.host,
                          port=self.options.port, on_catchup_request=self._on_catchup,
                          on_peer_up=self._on_peer_up, on_peer_down=self._on_peer_down,
-                         on_refused=self._on_refused, keepalive_interval=self.options.keepalive,
+                         on_refused=self._on_refused, on_join=self._on_join, keepalive_interval=self.options.keepalive,
                          peer_timeout=self.options.peer_timeout)
         self._inbox_send, self._inbox = trio.open_memory_channel[SignedEvent | bytes](65536)
         self._early = EarlyEvents()                     # events that arrived before their height
@@ -92,6 +93,7 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
         # how the caller names a peer in notes (cli: "green bob"); None or "" falls back to who()
         self.namer: Callable[[bytes], str | None] | None = None
         self._init_presence(resumed=peer is not None)
+        self._init_lobby()
         self._init_duty()
         self._init_thinking()
 
@@ -130,13 +132,6 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
         self._changed = trio.Event()
 
     # ------------------------------------------------------------------ mesh callbacks
-    def _allowed(self, key: bytes) -> bool:
-        roster = self.roster
-        if roster is not None:
-            return key in roster
-        seats = self.options.seats
-        return seats is None or key in self.lobby or len(self.lobby) < seats
-
     async def _on_event(self, peer_key: bytes, ev: SignedEvent) -> None:
         await self._inbox_send.send(ev)   # parsed and signature-checked by the mesh, once
 
@@ -200,8 +195,7 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
                                          log=log, secrets=secrets, agent=self.agent)
         for key in self.mesh.peer_keys():     # admitted in the lobby, but not in the game
             if key not in roster:
-                self.mesh.disconnect(key, KeyNotAllowed(f"key {fingerprint(key)} is not in the game's roster",
-                                                        peer=fingerprint(key)))
+                self.mesh.disconnect(key, self._allowed(key))   # GameStarted: in words
 
     def _close_files(self) -> None:
         s = self.session
@@ -218,6 +212,8 @@ class Node(Presence, AbortDuty, CatchUp, Thinking):
     async def _play(self) -> None:
         tick = min(0.25, self.options.resync / 2)
         while not self.over:
+            if self.session is None and self._lobby_refusal is not None:   # the creator said no (§29.2)
+                raise LobbyRefused(self._lobby_refusal.reason, self._lobby_refusal.code)
             if self.session is None and self._left_out is not None and not self.mesh.peer_keys():
                 raise NotInRoster(f"every peer refused this one ({fingerprint(self.me)}): "
                                   f"{self._left_out.reason}")

@@ -31,6 +31,7 @@ class NodeOptions:
     keepalive: float = 2.0
     peer_timeout: float = 10.0
     seats: int | None = None          # lobby size; None: fixed by a roster already known
+    join_grace: float = 10.0          # seconds a lobby connection may go without a join request (§29.2)
 
 
 @dataclass

@@ -6,6 +6,7 @@ import time
 
 from protocol.crypto import fingerprint
 from protocol.net import PeerRefused, TransportError, plain_reason
+from protocol.node._lobby import LOBBY_DOOR_ERRORS
 from protocol.node._notes import Note, NoteKind
 
 __all__ = ["Presence"]
@@ -22,11 +23,7 @@ class Presence:
         self._left_out: TransportError | None = None   # refused [key] before we saw the roster
 
     def _on_peer_up(self, key: bytes) -> None:
-        if self.roster is None and key not in self.lobby and self.options.seats is not None:
-            self.lobby.append(key)
-            self.note(Note(NoteKind.JOINED, who=key, count=len(self.lobby), seats=self.options.seats))
-            if len(self.lobby) >= self.options.seats:
-                self._lobby_full.set()
+        self._lobby_peer_up(key)
         gone = self._down_since.pop(key, None)
         if self.session is not None and self._nursery is not None:
             self._nursery.start_soon(self._catch_up_from, key)
@@ -42,6 +39,12 @@ class Presence:
         self._met.add(key)
 
     def _on_peer_down(self, key: bytes, error: TransportError) -> None:
+        self._refused_by_lobby(error)
+        if self.session is None and self._is_creator and key not in self.lobby:
+            # never seated: not "lost"; a refusal of this lobby's own is said as one (SPEC §29.2)
+            if isinstance(error, LOBBY_DOOR_ERRORS):
+                self.note(Note(NoteKind.REFUSED_CONNECTION, error=error))
+            return
         if self.session is None and isinstance(error, PeerRefused) and error.code == "key":
             self._left_out = error
         if self.roster is None and key in self.lobby and self.session is None and self.options.seats:

@@ -6,11 +6,14 @@ turn.can_draw) and says what stands in the way. It decides nothing: the engine a
 """
 from __future__ import annotations
 
+import re
+
 from p2p_asv import actions as A
 from p2p_asv.cards import CARD_BY_NAME
 from p2p_asv.geometry import square_name
 from p2p_asv.movement import destinations, king_distances, ship_allowance, undiscovered_planets
 from p2p_asv.state import DISCARD, MOVE, PLACE_PIECE, REFILL, GameState
+from p2p_asv.tiles import TILE_BY_ID
 from p2p_asv.turn import hand_limit
 
 FAR = 40  # more king steps than the board needs: the true distance for "N steps away"
@@ -62,8 +65,37 @@ def draw_refusal(state: GameState, seat: int, action: A.DrawCard) -> str | None:
     return None
 
 
+SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+EDGE_WORDS = {"G": "galaxy", "D": "deep space", "P": "a space path", "S": "sun"}
+MISMATCH = re.compile(r"([NESW]) side shows ([GDPS]) but tile (\S+) on (\S+) shows ([GDPS]) on its ([NESW]) side")
+
+
+def _mismatch_words(m: re.Match) -> str:
+    mine, tile, where, theirs, side = m.group(2), m.group(3), m.group(4), m.group(5), m.group(1)
+    return (f"its {SIDE_WORDS[side]} side is {EDGE_WORDS[mine]} but {where} next to it ({tile}) "
+            f"shows {EDGE_WORDS[theirs]} there")
+
+
+def place_refusal(state: GameState, action: A.PlaceTile) -> str | None:
+    """A placement's sides that do not match, in the words of `help place` and `help galaxy`
+    (galaxy, deep space, space path), not the engine's side letters (SPEC §31.5)."""
+    name = state.names.get(action.tile)
+    tile = TILE_BY_ID.get(name) if name else None
+    if tile is None:
+        return None
+    why = state.board.can_place(tile, action.square, action.rotation % 4)
+    if why is None or not MISMATCH.search(why):
+        return None
+    parts = "; ".join(_mismatch_words(m) for m in MISMATCH.finditer(why))
+    return (f"{name} turned r{action.rotation} does not fit on {square_name(action.square)}: {parts}. "
+            "Touching sides must match: galaxy to galaxy, deep space to deep space, path to path "
+            f"(look #{action.tile} shows its sides in each turn; legal place #{action.tile} where it fits)")
+
+
 def explain(state: GameState, seat: int, action) -> str | None:
     """A better reason than the engine's for a refused action, or None to keep the engine's."""
+    if isinstance(action, A.PlaceTile):
+        return place_refusal(state, action)
     if isinstance(action, A.Move) and state.phase == MOVE and not state.moved:
         return move_refusal(state, seat, action)
     if isinstance(action, A.DrawCard):

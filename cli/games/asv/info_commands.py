@@ -17,6 +17,7 @@ from cli.games.asv import explain
 from cli.games.asv import narrate
 from cli.games.asv import render
 from cli.games.asv.help_topics import topic, topic_names
+from cli.games.legal_list import families, family_line
 from cli.games.screen import ScreenBase
 
 LEGAL_LIST_LIMIT = 30  # longer lists of legal actions are grouped
@@ -70,24 +71,12 @@ def note_of(state, action) -> str:
     return state.names.get(handle, "") if isinstance(handle, int) else ""
 
 
-def _choose_cards(shown: list) -> str | None:
-    """One line for a choice of several cards (Espionage's discard of 5 from 10 is 252
-    actions): the cards to choose from and one example, when every action is the same word
-    followed by the same number of handles; else None."""
-    texts = [a.text().split() for _, a in shown]
-    verb, n = texts[0][0], len(texts[0]) - 1
-    if n < 2 or any(t[0] != verb or len(t) - 1 != n or not all(HANDLE.match(w) for w in t[1:])
-                    for t in texts):
-        return None
-    handles = sorted({w for t in texts for w in t[1:]}, key=narrate.natural_key)
-    return f"{verb} {n} of {' '.join(handles)} ({len(shown)} ways), e.g. {' '.join(texts[0])}"
-
-
 class InfoCommands(ScreenBase):
     def list_legal(self, prefix: str = "") -> None:
-        """Numbered legal actions starting with `prefix`, in natural order; a list too long
-        for a terminal (with or without a prefix) is grouped by its first two words, e.g.
-        every square and rotation for one tile, and says which prefix narrows it."""
+        """Numbered legal actions starting with `prefix`, in natural order. A family of
+        choices (two cards to discard, ships to name) is one line per part (SPEC §31.4); a
+        list still too long for a terminal is grouped by its first two words, e.g. every
+        square and rotation for one tile, and says which prefix narrows it."""
         legal = self.legal_sorted()
         if not legal:
             self.say(f"nothing to do now: {render.whose_move(self.driver.state(), self.driver.seat)}")
@@ -100,34 +89,65 @@ class InfoCommands(ScreenBase):
         if not shown:
             words = sorted({a.text().split()[0] for a in legal}, key=narrate.natural_key)
             self.say(f"no legal action starts with {prefix!r}; now you may: {' / '.join(words)}")
-        elif len(shown) > LEGAL_LIST_LIMIT and _choose_cards(shown) is not None:
-            self.say(_choose_cards(shown))
-        elif len(shown) <= LEGAL_LIST_LIMIT:
-            for i, action in shown:
+            return
+        by_number = dict(shown)
+        told: list[object] = []     # in legal's order: a family's line, or an action alone
+        for family in families([(i, a.text()) for i, a in shown]):
+            line = family_line(family, self.token_label)
+            told += [line] if line is not None else [(i, by_number[i]) for i, _, _ in family.members]
+        single = [item for item in told if not isinstance(item, str)]
+        if len(single) > LEGAL_LIST_LIMIT:
+            for item in told:
+                if isinstance(item, str):
+                    self.say(item)
+            self._grouped(single)
+            return
+        for item in told:
+            if isinstance(item, str):
+                self.say(item)
+            else:
+                i, action = item
                 note = note_of(state, action)
                 self.say(f"{i:>3}. {action.text()}" + (f"   [{note}]" if note else ""))
-        else:
-            groups: dict[str, dict[str, list[str]]] = {}
-            notes: dict[str, str] = {}
-            for _, action in shown:
-                words = action.text().split()
-                key = " ".join(words[:2])
-                notes.setdefault(key, note_of(state, action))
-                groups.setdefault(key, {}).setdefault(" ".join(words[2:3]), []).extend(words[3:])
-            width = max(40, min(100, self.width() - 2))
-            for key, subs in groups.items():
-                # a no-break space keeps "D-9 r0/r1" together when the line is wrapped
-                items = "  ".join((f"{sub}\u00a0{'/'.join(rest)}" if rest else sub).strip()
-                                  for sub, rest in subs.items())
-                head = f"{key}" + (f" [{notes[key]}]" if notes[key] else "") + ": "
-                self.say(textwrap.fill(items, width=width, initial_indent=head, subsequent_indent="      ",
-                                       break_on_hyphens=False).replace("\u00a0", " "))
-            first_key, first_subs = next(iter(groups.items()))
-            narrower = " ".join([first_key, next(iter(first_subs))]).strip()
-            example = f"legal {narrower}".replace(" ", "\u00a0")   # kept on one line, to copy
-            self.say(textwrap.fill(f"({len(shown)} actions; type one, or legal PREFIX for a numbered "
-                                   f"list, e.g. {example}; Tab completes)", width=width,
+
+    def token_label(self, token: str) -> str | None:
+        """What a choice names, as this seat knows it: `#89 Plasma Spores`, `s3 red`."""
+        state = self.driver.state()
+        if HANDLE.match(token):
+            name = self.driver.view().name_of(int(token[1:]), state.names)
+            return f"{token} {name}" if name else None
+        if token[:1] == "s" and token[1:].isdigit() and int(token[1:]) in state.ships:
+            ship = state.ships[int(token[1:])]
+            return f"{token} {state.players[ship.owner].colour} {ship.name}"
+        return None
+
+    def _grouped(self, shown: list) -> None:
+        """A long list grouped by its first two words (`place #12: D-4 r0/r1  ...`)."""
+        state = self.driver.state()
+        groups: dict[str, dict[str, list[str]]] = {}
+        notes: dict[str, str] = {}
+        for _, action in shown:
+            words = action.text().split()
+            key = " ".join(words[:2])
+            notes.setdefault(key, note_of(state, action))
+            groups.setdefault(key, {}).setdefault(" ".join(words[2:3]), []).extend(words[3:])
+        width = max(40, min(100, self.width() - 2))
+        for key, subs in groups.items():
+            # a no-break space keeps "D-9 r0/r1" together when the line is wrapped
+            items = "  ".join((f"{sub}\u00a0{'/'.join(rest)}" if rest else sub).strip()
+                              for sub, rest in subs.items())
+            head = f"{key}" + (f" [{notes[key]}]" if notes[key] else "")
+            if not items:        # `next`, `draw port`: the action alone, never an empty line
+                self.say(head)
+                continue
+            self.say(textwrap.fill(items, width=width, initial_indent=head + ": ", subsequent_indent="      ",
                                    break_on_hyphens=False).replace("\u00a0", " "))
+        first_key, first_subs = next(iter(groups.items()))
+        narrower = " ".join([first_key, next(iter(first_subs))]).strip()
+        example = f"legal {narrower}".replace(" ", "\u00a0")   # kept on one line, to copy
+        self.say(textwrap.fill(f"({len(shown)} actions; type one, or legal PREFIX for a numbered "
+                               f"list, e.g. {example}; Tab completes)", width=width,
+                               break_on_hyphens=False).replace("\u00a0", " "))
 
     def help(self, topic_word: str) -> None:
         if not topic_word:

@@ -131,6 +131,10 @@ class AsvKit(KitBase):
         from .screen import AsvScreen   # prompt_toolkit and the board: only for a screen
         return AsvScreen(driver, repl)
 
+    def tutorial(self):
+        from .tutorial import TUTORIAL   # only for asv learn
+        return TUTORIAL
+
     def turn_line(self, state: GameState, *, at_start: bool):
         """(turn, a bot peer's progress line) at a turn's start (`at_start`), or wherever the
         turn is (after a catch-up); None while the turn has not begun."""

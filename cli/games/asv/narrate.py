@@ -157,9 +157,51 @@ def _must_answer(state: GameState, poll, seat: int) -> str | None:
     return None
 
 
+DOOMING = ("Sabotage", "Kamikaze", "Black Hole", "Supernova", "Laser Beam")
+
+
+def _at_stake(state: GameState, card, seat: int) -> str:
+    """What a card answered in a window costs this seat, when it dooms a ship of its own."""
+    if not isinstance(card, A.PlaySpecial) or card.name not in DOOMING:
+        return ""
+    mine = [t for t in card.args if t[:1] == "s" and t[1:].isdigit()
+            and int(t[1:]) in state.ships and state.ships[int(t[1:])].owner == seat]
+    if not mine:
+        return ""
+    return (f"your {', '.join(mine)} is destroyed if it takes effect (a Teleport, if you hold "
+            "one, saves it when it is; a cancel stops the card now); ")
+
+
+def doom_question(state: GameState, seat: int, legal: list) -> str | None:
+    """SPEC §15.2, §31.6: this seat's ship is about to be destroyed; say so, what destroys it,
+    and every way out it has (flee, a Teleport from its hand), then what `pass` costs."""
+    doom = getattr(state, "doom", None)
+    if doom is None or not legal or not doom.ships or doom.ships[0] not in state.ships:
+        return None
+    ship = state.ships[doom.ships[0]]
+    if ship.owner != seat:
+        return None
+    saves = []
+    escapes = [a for a in legal if isinstance(a, A.Escape)]
+    if escapes:
+        saves.append(f"escape s{ship.id} SQ (flee to {', '.join(square_name(a.square) for a in escapes[:4])}"
+                     + (", ..." if len(escapes) > 4 else "") + ")")
+    teleports = [a for a in legal if isinstance(a, A.Teleport)]
+    if teleports:
+        saves.append(f"{teleports[0].text()} (your Teleport, to a home planet)")
+    lost = "its cards go to Space Junk" if doom.cards_to == "junk" else "its cards leave the game"
+    save = f"save it: {' / '.join(saves)}, or " if saves else "nothing of yours saves it: "
+    return (f"{doom.cause} destroys your s{ship.id} ({ship.name} at {square_name(ship.square)})! "
+            f"{save}pass to lose it ({lost})")
+
+
 def question(state: GameState, seat: int, legal: list) -> str | None:
     """The question this seat must answer now, when it is not simply its own turn's phase:
-    another seat's discovery polling it, or a discovery of its own waiting for a card."""
+    its ship doomed, another seat's discovery polling it, or a discovery of its own waiting
+    for a card."""
+    doomed = doom_question(state, seat, legal)
+    if doomed is not None:
+        return doomed
     polls = getattr(state, "polls", None)
     in_offer = bool(polls) and polls[-1].kind in OFFER_KINDS   # asked below, as a discovery question
     if polls and legal and not in_offer:   # a response window (SPEC §14.2) asks this seat
@@ -171,7 +213,7 @@ def question(state: GameState, seat: int, legal: list) -> str | None:
         offer = " / ".join([*words[:3], "pass"])
         who = "you" if poll.seat == seat else state.players[poll.seat].colour
         if poll.kind == "respond" and poll.action is not None:
-            return f"{who} played {poll.action.text()}: answer? {offer}"
+            return f"{who} played {poll.action.text()}: {_at_stake(state, poll.action, seat)}answer? {offer}"
         return f"{state.players[state.active].colour}'s turn ({poll.kind}): play a card? {offer}"
     d = state.discovery
     if d is None or not legal:

@@ -42,6 +42,7 @@ _PATH_GLYPH = {
 
 # Without colour (NO_COLOR, --no-color) seats are told apart by letters (SPEC §31.6).
 LETTER = {"blue": "B", "yellow": "Y", "green": "G", "red": "R"}
+SCORE_SHIPS_COLUMN = 50   # where the scores table's ships column starts
 FULL_BOARD_ROWS = 36   # terminal rows the two-line board needs with prompt and toolbar
 
 LETTERS_LEGEND = ("letters: B1 = blue's ship s1 (Y yellow, G green, R red);\n"
@@ -278,18 +279,27 @@ def hand(state: GameState, view: PlayerView) -> FormattedText:
 
 # -- scores and status ------------------------------------------------------------------------
 def scores(state: GameState) -> FormattedText:
-    """One line a seat: score, cards in hand, ships with their squares, pieces in play."""
+    """One line a seat: score, cards in hand, pieces in play, then its ships, one a line
+    under each other in the last column, so two ships a seat still fit 80 columns (SPEC §31.6)."""
     c = Canvas()
-    c.line("seat colour   score  hand  ships                      stations probes pirates", LABEL)
+    c.line("seat colour   score  hand stations probes pirates  ships", LABEL)
     for p in state.players:
-        ships = " ".join(f"s{s.id}:{s.name}@{square_name(s.square)}"
-                         + (f"+{'+'.join(s.extras)}" if s.extras else "")
-                         for s in state.ships_of(p.seat))
+        ships: list[str] = []
+        for ship in state.ships_of(p.seat):
+            text = f"s{ship.id}:{ship.name}@{square_name(ship.square)}"
+            extras = "+" + "+".join(ship.extras) if ship.extras else ""
+            fits = len(text) + len(extras) <= 80 - SCORE_SHIPS_COLUMN
+            ships += [text + extras] if fits else [text] + [f"  +{e}" for e in ship.extras]
+        ships = ships or ["-"]
         marker = "▶" if state.active == p.seat and not state.over else " "
         c.add(f"{marker}{p.seat:<3} ")
         c.add(f"{p.colour:<8}", STYLE[p.colour] + " bold")
-        c.line(f"{p.score:>5}  {len(p.hand):>4}  {ships:<26} {len(p.stations):>8} "
-               f"{len(p.probes):>6} {len(p.pirates):>7}" + (f"  role: {p.role}" if p.role else ""))
+        c.line(f"{p.score:>5}  {len(p.hand):>4} {len(p.stations):>8} {len(p.probes):>6} {len(p.pirates):>7}"
+               f"  {ships[0]}")
+        for more in ships[1:]:
+            c.line(" " * SCORE_SHIPS_COLUMN + more)
+        if p.role:
+            c.line(" " * SCORE_SHIPS_COLUMN + f"role: {p.role}")
     if state.variants.partnership:  # SPEC §13.4
         teams = "  ".join(f"{'+'.join(state.players[s].colour for s in team)} "
                           f"{sum(state.players[s].score for s in team)}" for team in TEAMS)

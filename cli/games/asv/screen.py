@@ -42,6 +42,8 @@ NAMED_ARGS = {"ship": (0,), "upgrade": (1,), "extra": (1,), "rookie": (0,), "que
               "discover": (0,), "binary": (0,), "env": (0,), "life": None, "explorer": (0,),
               "teleport": (1,), "special": (0,)}
 BARE_HANDLE = re.compile(r"^#(\d+)$")
+DRAW_TIMES = re.compile(r"^(draw\s+(?:refuel|port))\s+(\d{1,2})$", re.IGNORECASE)
+TILE_PILES = re.compile(r"^draw-tile((?:\s+[1-4]){2,6})$", re.IGNORECASE)
 
 
 def name_handles(text: str, name_of) -> str:
@@ -84,6 +86,9 @@ class AsvScreen(InfoCommands):
         state = self.state()
         compact = size == "compact" or (size != "full" and self.height() < render.FULL_BOARD_ROWS)
         return render.board(state, tuple(state.placed_this_turn), compact=compact, letters=not self.color)
+
+    def hand_text(self) -> FormattedText:
+        return render.hand(self.state(), self.driver.view())
 
     def toolbar(self, status: str):
         return render.toolbar(self.state(), self.driver.view(), width=self.width(), status=status,
@@ -191,6 +196,18 @@ class AsvScreen(InfoCommands):
     def read(self, text: str) -> str:
         return name_handles(normal_squares(text), self.name_of)
 
+    def sequence(self, text: str) -> list[str]:
+        """`draw refuel 4`, `draw port 2`: one draw after another; `draw-tile 1 2 4`: a tile
+        from each pile named, in turn (each is its own action, SPEC §31.4). The REPL stops
+        at the first that is no longer legal (a full hand, no tile owed)."""
+        m = DRAW_TIMES.match(text.strip())
+        if m and 1 <= int(m.group(2)) <= 10:
+            return [m.group(1)] * int(m.group(2))
+        m = TILE_PILES.match(text.strip())
+        if m:
+            return [f"draw-tile {pile}" for pile in m.group(1).split()]
+        return [text]
+
     def name_of(self, handle: int) -> str | None:
         """The card a handle names, as far as this seat knows."""
         return self.driver.view().name_of(handle, self.state().names)
@@ -214,6 +231,9 @@ class AsvScreen(InfoCommands):
         legal = self.driver.legal()
         if not legal:
             return None
+        doomed = narrate.doom_question(state, seat, legal)
+        if doomed is not None:     # not "now move: pass / teleport" (SPEC §31.6)
+            return doomed
         if narrate.next_is_forced(state, legal):
             return f"now {render.phase_text(state)}: only next ({explain.only_next(state, seat)})"
         firsts = sorted({a.text().split()[0] for a in legal}, key=narrate.natural_key)
@@ -241,6 +261,15 @@ class AsvScreen(InfoCommands):
         return None
 
     def only_pass(self) -> bool:
-        """A window asks this seat and pass is all it may answer (no card of its hand fits)."""
+        """This seat is asked and pass is all it may answer: a window (no card of its hand
+        fits), or its own discovery's step (no explorer, no life form to play)."""
         legal = self.driver.legal()
-        return bool(getattr(self.state(), "polls", None)) and len(legal) == 1 and legal[0].text() == "pass"
+        return len(legal) == 1 and legal[0].text() == "pass"
+
+    def automatic(self):
+        """pass when it is the only answer; next when it is the only move of the phase (the
+        phase line says why, SPEC §31.8)."""
+        legal = self.driver.legal()
+        if len(legal) == 1 and legal[0].text() in ("pass", "next"):
+            return legal[0]
+        return None

@@ -70,6 +70,7 @@ class Mesh:
                  on_peer_up: Callable[[bytes], None] | None = None,
                  on_peer_down: Callable[[bytes, TransportError], None] | None = None,
                  on_refused: Callable[[TransportError], None] | None = None,
+                 on_join: Callable[[bytes, str], None] | None = None,
                  max_frame: int = DEFAULT_MAX_FRAME, keepalive_interval: float = DEFAULT_KEEPALIVE,
                  peer_timeout: float = DEFAULT_PEER_TIMEOUT,
                  handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
@@ -86,6 +87,7 @@ class Mesh:
         self.on_peer_up = on_peer_up
         self.on_peer_down = on_peer_down
         self.on_refused = on_refused
+        self.on_join = on_join
         self.max_frame = max_frame
         self.keepalive_interval = keepalive_interval
         self.peer_timeout = peer_timeout
@@ -214,7 +216,8 @@ class Mesh:
             for _ in range(_DUPLICATE_RETRIES + 1):
                 if addr.key in self._current or self._closing:
                     return
-                if not await maybe_await(self.allowed_keys(addr.key)):
+                verdict = await maybe_await(self.allowed_keys(addr.key))
+                if not verdict or isinstance(verdict, TransportError):
                     return
                 try:
                     await self.connect(addr.host, addr.port, expect_key=addr.key)
@@ -368,12 +371,21 @@ class Mesh:
                 conn.nursery.start_soon(self._guard, conn, _bind(self._answer_since, msg["id"], msg["from"]), False)
             elif kind == "batch":
                 self._requests.received_batch(conn, msg)
+            elif kind == "join":
+                if self.on_join is not None:
+                    self.on_join(conn.key, msg["creator"])
             elif kind == "error":
                 raise PeerRefused(msg["code"], msg["msg"], peer=conn.label)
             else:
                 raise MalformedFrame(f'"{kind}" is only valid during the handshake', peer=conn.label)
 
     # ------------------------------------------------------------------- sending
+
+    def send_join(self, peer_key: bytes, creator: str) -> bool:
+        """Ask `peer_key` for a lobby seat, naming the creator as this peer's invite does
+        (SPEC §29.2); False when no connection with it is current."""
+        conn = self._current.get(peer_key)
+        return conn is not None and self._enqueue(conn, codec.encode({"t": "join", "creator": creator}))
 
     def disconnect(self, peer_key: bytes, error: TransportError) -> None:
         """End every connection with `peer_key` because of `error` (sent to it in an error
