@@ -17,7 +17,7 @@ from p2p_asv import actions as A
 from p2p_asv.bots import GreedyBot
 from p2p_asv.engine import legal_actions
 from protocol.poker import deck as mp
-from session_helpers import make_peers, step
+from tests.session_helpers import make_peers, step
 
 HIDDEN = ("Science Outpost", "Trading Post", "Espionage", "The Scavenger")
 PORT_CARDS = 8

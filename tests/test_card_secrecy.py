@@ -13,8 +13,8 @@ import pytest
 
 from protocol.session import CHANCE, DeckRequest, GameRuleError
 from protocol.session.outsider import readable_cards
-from secrecy_helpers import StagedRules, play_staged
-from session_helpers import make_peers, step
+from tests.secrecy_helpers import StagedRules, play_staged
+from tests.session_helpers import make_peers, step
 
 
 def unshown(peer, labels):
@@ -146,7 +146,7 @@ def _to_refresh(peers):
 
 def test_shares_written_where_a_refresh_is_due_are_refused_naming_the_card():
     from protocol.session import UnexpectedKind
-    from session_helpers import craft, refused, writer
+    from tests.session_helpers import craft, refused, writer
     rules = HandOffRules()
     peers = make_peers(rules, 3)
     _to_refresh(peers)
@@ -160,7 +160,7 @@ def test_shares_written_where_a_refresh_is_due_are_refused_naming_the_card():
 
 def test_a_refresh_with_a_bad_proof_or_input_is_refused_naming_its_author():
     from protocol.session import BadBody, BadRefresh
-    from session_helpers import craft, refused, writer
+    from tests.session_helpers import craft, refused, writer
     rules = HandOffRules()
     peers = make_peers(rules, 3)
     _to_refresh(peers)
@@ -256,7 +256,7 @@ def test_every_shuffle_and_refresh_proof_checks_from_the_log_alone(staged):
 
 def test_a_first_shuffle_that_misnames_its_input_is_refused():
     from protocol.session import BadBody
-    from session_helpers import craft, refused, writer
+    from tests.session_helpers import craft, refused, writer
     rules = HandOffRules()
     peers = make_peers(rules, 3)
     while peers[0].phase != "play":
