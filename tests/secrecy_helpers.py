@@ -5,8 +5,9 @@ Stacking: every shuffle keeps its order (an honest, proven shuffle whose permuta
 identity), and the Refuel deck's contents are reordered so that each seat's opening hand
 holds hidden-card Special Actions (Science Outpost, Trading Post, Espionage, The Scavenger);
 every seat starts with Automata (looks at the Space Port deck) and City of Banks (blind take
-and `give`) in front of it, and the Space Port deck holds only its first eight cards. Bots play those whenever they can. So within a few hundred
-events cards pass from one player's knowledge to another's in every way the game has.
+and `give`) in front of it, and the Space Port deck holds only its first eight cards. Bots
+play those whenever they can. So within a few hundred events cards pass from one player's
+knowledge to another's in every way the game has.
 """
 from __future__ import annotations
 
