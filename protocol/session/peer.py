@@ -153,8 +153,8 @@ class SessionPeer(Session):
             return {"d": deck, "p": proof, **named}
         if kind == EventKind.REFRESH:
             inputs = self.book.refresh_inputs()
-            cards, proofs = self.book.make_refresh(seq, self.seat, self.me)
-            return {"d": cards, "p": proofs, "for": inputs}
+            cards, refresh_proofs = self.book.make_refresh(seq, self.seat, self.me)
+            return {"d": cards, "p": refresh_proofs, "for": inputs}
         if kind == EventKind.SHARES:
             return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
         if kind == EventKind.HAND_OVER:
