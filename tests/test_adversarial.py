@@ -208,7 +208,7 @@ def _proved(peer, tamper):
     after = tamper(before, list(after))
     ctx = shuffle_context(peer.game, peer.chain.height, peer.me)
     proof = mp.prove_shuffle(before, after, witness, book.joint_key, ctx)
-    return {"d": mp.encode_deck(after), "p": proof.to_bytes()}
+    return {"d": mp.encode_deck(after), "p": proof.to_bytes(), **book.shuffle_input()}   # named input (SPEC §26.4)
 
 
 def _fresh(book, label):
@@ -260,7 +260,8 @@ def test_a_proof_made_for_another_peer_or_height_is_refused(peers):
     after, witness = mp.shuffle_deck(before, w.book.joint_key)
     ctx = shuffle_context(w.game, w.chain.height, other.me)   # proof in another author's name
     proof = mp.prove_shuffle(before, after, witness, w.book.joint_key, ctx)
-    rejected(peers, w, craft(w, body={"d": mp.encode_deck(after), "p": proof.to_bytes()}), BadShuffleProof)
+    rejected(peers, w, craft(w, body={"d": mp.encode_deck(after), "p": proof.to_bytes(), **w.book.shuffle_input()}),
+             BadShuffleProof)
     rejected(peers, w, craft(w, lambda b: b.update(p=b["p"][:-32])), BadShuffleProof)
     rejected(peers, w, craft(w, lambda b: b.pop("p")), BadBody)
 

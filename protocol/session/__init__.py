@@ -5,8 +5,8 @@ of the network."""
 from protocol.session.abort import ABORT_KIND, abort_writers, make_abort
 from protocol.session.core import HASHED_PHASES, MAX_PLAYERS, Session, card_table
 from protocol.session.errors import (
-    BadBody, BadDice, BadKeyShare, BadShare, BadShuffle, BadShuffleProof, CardNotHeld, ClaimMismatch,
-    DeckCorrupted, IllegalMove, OpeningMismatch, SessionError, SessionHalted, StateHashMismatch,
+    BadBody, BadDice, BadKeyShare, BadRefresh, BadShare, BadShuffle, BadShuffleProof, CardExposed, CardNotHeld,
+    ClaimMismatch, DeckCorrupted, IllegalMove, OpeningMismatch, SessionError, SessionHalted, StateHashMismatch,
     UnexpectedKind,
 )
 from protocol.session.game_rules import CHANCE, Agent, DeckRequest, DiceRequest, GameRuleError, GameRules
@@ -25,6 +25,6 @@ __all__ = [
     "EXIT_UNFINISHED", "ABORT_KIND", "make_abort", "abort_writers", "creator_key_matches",
     "first_hello_problem", "NotTheCreator",
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare", "BadShuffle",
-    "BadShuffleProof", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove", "StateHashMismatch",
-    "DeckCorrupted", "SessionHalted", "BadDice",
+    "BadShuffleProof", "BadRefresh", "CardExposed", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
+    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "BadDice",
 ]

@@ -185,6 +185,13 @@ class Session:
         """The checks of the event due at this height, from its kind on (SPEC §26.3)."""
         kind = self.next_kind()
         if ev.kind != kind:
+            if kind == "refresh" and ev.kind == "shares":   # the event that would expose a card
+                req = self.book.current.request
+                raise UnexpectedKind(
+                    f"a 'refresh' event is due, not 'shares': seat {req.seat} already published its share of "
+                    + " ".join(f"#{h}" for h in self.book.refresh_due())
+                    + ", so these shares would complete every seat's share of a card it was not shown "
+                    "(SPEC §25.7)", seq=ev.seq, author=ev.author)
             raise UnexpectedKind(f"a {kind!r} event is due, not {ev.kind!r}", seq=ev.seq, author=ev.author)
         body, claimed_hash = ev.body, None
         if self.phase in HASHED_PHASES:
@@ -383,12 +390,26 @@ class Session:
         """Hook: the receiver of a deal decrypts its cards."""
 
     def _on_shuffle(self, seq: int, author: bytes, body: dict) -> str:
-        check_fields(body, {"d": want_bytes(), "p": want_bytes()}, seq, author)
+        named = self.book.shuffle_input()   # the first shuffle names its input (SPEC §26.4)
+        check_fields(body, {"d": want_bytes(), "p": want_bytes(),
+                            **{k: want_list() if k == "labels" else want_bytes() for k in named}}, seq, author)
+        if any(body[k] != v for k, v in named.items()):
+            what = "the new deck's labels, in order" if "labels" in named else "the reshuffled cards, in order"
+            raise BadBody(f'"{next(iter(named))}" must be {what}', seq=seq, author=author)
         deck = self.book.current.request.deck
         self.book.accept_shuffle(seq, self.seat_of[author], author, body["d"], body["p"], own=self._own)
         self._sync(seq)
         proof = "made" if self._own else "checked"
         return f"shuffle {deck} ({len(body['d']) // mp.CIPHERTEXT_BYTES} cards, proof {proof})"
+
+    def _on_refresh(self, seq: int, author: bytes, body: dict) -> str:
+        check_fields(body, {"d": want_bytes(), "p": want_bytes(), "for": want_list()}, seq, author)
+        req, handles = self.book.current.request, self.book.refresh_due()
+        self.book.accept_refresh(seq, self.seat_of[author], author, body["d"], body["p"], body["for"],
+                                 own=self._own)
+        self._sync(seq)
+        return (f"refresh {req.deck} for seat {req.seat}: " + " ".join(f"#{h}" for h in handles)
+                + f" (proof {'made' if self._own else 'checked'})")
 
     def _on_shares(self, seq: int, author: bytes, body: dict) -> str:
         check_fields(body, {"s": want_list(), "for": want_list()}, seq, author)
@@ -441,5 +462,6 @@ class Session:
             self._engine(seat, action)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
+        self.book.shown.update(self.book.cipher[h].c1 for h, _ in claims)   # a claimed card is shown
         self._sync(seq)
         return text + (" [proved " + " ".join(f"#{h}" for h, _ in claims) + "]" if claims else "")

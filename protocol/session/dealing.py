@@ -5,6 +5,11 @@ The session hands each DeckRequest of the game to a DeckBook. The book turns it 
 obligations (one event per seat, in seat order), checks each arriving shuffle (its
 proof, SPEC §25.10) or share (its Chaum-Pedersen proof) and, once all are in, yields the
 outcome. Every check is made on arrival, so nothing is left for the end of the game.
+
+It also keeps which seats' shares of each handle's current ciphertext are in the log, so
+that a deal giving a seat a card it already shared (a card changing hands) first owes a
+proven refresh by every seat (SPEC §25.7, §25.11): otherwise the log would hold every
+seat's share of that card and anyone could read it.
 """
 from __future__ import annotations
 
@@ -14,12 +19,13 @@ from typing import Sequence
 
 from protocol.crypto import group as g
 from protocol.poker import deck as mp
+from protocol.poker import refresh as rf
 from protocol.poker import shuffle_proof as sp
 from protocol.session.game_rules import DeckRequest
-from protocol.session.errors import (BadBody, BadShare, BadShuffle, BadShuffleProof, CardNotHeld, ClaimMismatch,
-                                     DeckCorrupted)
+from protocol.session.errors import (BadBody, BadRefresh, BadShare, BadShuffle, BadShuffleProof, CardNotHeld,
+                                     ClaimMismatch, DeckCorrupted)
 
-__all__ = ["DeckBook", "share_context", "shuffle_context", "initial_ciphertexts"]
+__all__ = ["DeckBook", "share_context", "shuffle_context", "refresh_context", "initial_ciphertexts"]
 
 
 def share_context(game: bytes, seq: int, handle: int) -> bytes:
@@ -36,6 +42,12 @@ def shuffle_context(game: bytes, seq: int, author: bytes) -> bytes:
     return g.lp(b"p2p-asv/session-shuffle/v1", game, struct.pack(">Q", seq), author)
 
 
+def refresh_context(game: bytes, seq: int, author: bytes, handle: int) -> bytes:
+    """Fiat-Shamir context of one card's refresh proof (SPEC §26.4): the game, the event
+    height, the author's public key and the handle."""
+    return g.lp(b"p2p-asv/session-refresh/v1", game, struct.pack(">Q", seq), author, struct.pack(">I", handle))
+
+
 def initial_ciphertexts(table: mp.CardTable, joint_key: bytes, labels: Sequence[str]) -> mp.Deck:
     """The public start of a new deck: (G, M + Y) per label, repeats allowed (several
     cards may carry one label), so every peer builds it without a message."""
@@ -46,8 +58,11 @@ def initial_ciphertexts(table: mp.CardTable, joint_key: bytes, labels: Sequence[
 class _Progress:
     request: DeckRequest
     seats: list[int]                  # obligations, in order
+    kinds: list[str]                  # the event kind of each obligation
     done: int = 0
     deck: mp.Deck | None = None       # the current deck of a shuffle
+    refresh: tuple[int, ...] = ()     # handles a deal re-encrypts before its shares (SPEC §25.7)
+    fresh: list[mp.Ciphertext] | None = None   # their current ciphertexts during the refreshes
 
 
 class DeckBook:
@@ -62,6 +77,8 @@ class DeckBook:
         self.dealt_to: dict[int, int] = {}
         self.shares: dict[int, dict[int, bytes]] = {}
         self.shuffles_checked = 0           # proofs verified (own shuffles are not re-checked)
+        self.shown: set[bytes] = set()      # C1 of every ciphertext shown to the table (SPEC §25.7)
+        self.seen_c1: set[bytes] = set()    # C1 of every ciphertext a shuffle or refresh made
         self.current: _Progress | None = None
         self.departed: set[int] = set()     # seats that left and handed their part over (§26.13)
 
@@ -76,11 +93,18 @@ class DeckBook:
             if missing:
                 raise DeckCorrupted(f"the game asks to {request.kind} {' '.join(f'#{h}' for h in missing)} "
                                     f"of {request.deck}, under no card of any deck", seq=seq)
+        refresh: tuple[int, ...] = ()
         if request.kind == "deal":
+            # SPEC §25.7: the receiver's own share of a card already in the log would, with
+            # this deal's shares, make every seat's share public: every seat re-encrypts it first
+            refresh = self.stale(request)
             seats = [s for s in range(n) if s != request.seat and s not in self.departed]
         else:
             seats = [s for s in range(n) if s not in self.departed]
-        progress = _Progress(request, seats)
+        kind = "shuffle" if request.kind == "shuffle" else "shares"
+        refreshers = [s for s in range(n) if s not in self.departed] if refresh else []
+        progress = _Progress(request, [*refreshers, *seats], ["refresh"] * len(refreshers) + [kind] * len(seats),
+                             refresh=refresh, fresh=[self.cipher[h] for h in refresh])
         if request.kind == "shuffle":
             if request.labels is not None:
                 start = initial_ciphertexts(self.table, self.joint_key, request.labels)
@@ -88,6 +112,11 @@ class DeckBook:
                 start = tuple(self._source_card(h, request) for h in request.source)
             progress.deck = start  # a reshuffle's input is exactly the cards under its source handles
         self.current = progress
+
+    def stale(self, request: DeckRequest) -> tuple[int, ...]:
+        """The handles of a deal whose current ciphertext already carries the receiver's own
+        share: dealt as they are, every seat's share of them would be in the log."""
+        return tuple(h for h in request.handles if request.seat in self.shares.get(h, {}))
 
     def _source_card(self, handle: int, request: DeckRequest) -> mp.Ciphertext:
         """The ciphertext under a reshuffle's source handle; a card no deck ever held
@@ -109,9 +138,26 @@ class DeckBook:
         return self.current is not None and self.current.done >= len(self.current.seats)
 
     def due_kind(self) -> str:
-        return "shuffle" if self.current.request.kind == "shuffle" else "shares"
+        p = self.current
+        return p.kinds[min(p.done, len(p.kinds) - 1)]
+
+    def refresh_due(self) -> tuple[int, ...]:
+        """The handles the due `refresh` event re-encrypts, or () when none is due."""
+        p = self.current
+        return p.refresh if p is not None and self.due_kind() == "refresh" and not self.complete() else ()
 
     # -- shuffles ----------------------------------------------------------------------
+    def shuffle_input(self) -> dict:
+        """What the first shuffle of a deck operation says of its input (SPEC §26.4), so a
+        third party checks its proof from the log alone: `labels` for a new deck, `in` (the
+        input ciphertexts) for a reshuffle; later shuffles take the previous one's output."""
+        p = self.current
+        if p.done:
+            return {}
+        if p.request.labels is not None:
+            return {"labels": list(p.request.labels)}
+        return {"in": mp.encode_deck(p.deck)}
+
     def make_shuffle(self, seq: int, author: bytes) -> tuple[bytes, bytes]:
         """(deck, proof) of a fresh shuffle of the current deck (SPEC §25.5, §25.10). The
         witness lives only here: the proof is all anybody needs, so it is never kept."""
@@ -149,6 +195,53 @@ class DeckBook:
             self.shuffles_checked += 1
         p.deck = after
         p.done += 1
+
+    # -- refreshes (SPEC §25.11, §26.4) -------------------------------------------------
+    def refresh_inputs(self) -> list[list]:
+        """What a `refresh` event answers: [handle, input ciphertext (64 bytes)] per card."""
+        p = self.current
+        return [[h, ct.c1 + ct.c2] for h, ct in zip(p.refresh, p.fresh)]
+
+    def make_refresh(self, seq: int, seat: int, author: bytes) -> tuple[bytes, bytes]:
+        """(cards, proofs) of this seat's re-encryption of every card the deal refreshes."""
+        p, cards, proofs = self.current, [], []
+        for h, ct in zip(p.refresh, p.fresh):
+            after, proof = rf.refresh_card(ct, self.joint_key, refresh_context(self.game, seq, author, h),
+                                           self.names[seat])
+            cards.append(after)
+            proofs.append(proof.to_bytes())
+        return mp.encode_deck(cards), b"".join(proofs)
+
+    def accept_refresh(self, seq: int, seat: int, author: bytes, data: object, proofs: object,
+                       answered: object, *, own: bool = False) -> None:
+        """Check one seat's re-encryption of the refreshed cards: each a proven
+        re-encryption of its input, no C1 seen before; after the last seat the handles hold
+        the new ciphertexts and the shares of the old ones no longer apply to them."""
+        p = self.current
+        k = len(p.refresh)
+        if not isinstance(data, bytes) or not isinstance(proofs, bytes) or len(data) != k * mp.CIPHERTEXT_BYTES \
+                or len(proofs) != k * 64:
+            raise BadBody(f'"d" and "p" must be bin {k * mp.CIPHERTEXT_BYTES} and bin {k * 64}', seq=seq, author=author)
+        if answered != self.refresh_inputs():
+            raise BadBody(f'"for" must be [handle, input card] of {" ".join(f"#{h}" for h in p.refresh)}, in order',
+                          seq=seq, author=author)
+        after = [mp.Ciphertext(data[i:i + 32], data[i + 32:i + 64]) for i in range(0, len(data), 64)]
+        for i, (h, before, ct) in enumerate(zip(p.refresh, p.fresh, after)):
+            if ct.c1 in self.seen_c1 or ct.c1 in {c.c1 for c in after[:i]}:
+                raise BadRefresh(f"card #{h} repeats a C1 already in the game", seq=seq, author=author)
+            if not own:
+                try:
+                    rf.verify_refresh(before, ct, proofs[64 * i:64 * i + 64], self.joint_key,
+                                      refresh_context(self.game, seq, author, h), self.names[seat])
+                except rf.RefreshProofError as exc:
+                    raise BadRefresh(f"card #{h}: {exc.reason}", seq=seq, author=author) from None
+        self.seen_c1.update(ct.c1 for ct in after)
+        p.fresh = after
+        p.done += 1
+        if p.kinds[p.done] != "refresh":     # every seat re-encrypted: the new cards take over
+            for h, ct in zip(p.refresh, after):
+                self.cipher[h] = ct
+                self.shares.pop(h, None)
 
     # -- decryption shares -------------------------------------------------------------
     def make_shares(self, key: mp.KeyShare, seq: int, seat: int) -> list[bytes]:
@@ -202,6 +295,7 @@ class DeckBook:
         req = p.request
         if req.kind == "shuffle":
             self.cipher.update(zip(req.handles, p.deck))
+            self.seen_c1.update(ct.c1 for ct in p.deck)
             return []
         if req.kind == "deal":
             for h in req.handles:
@@ -214,6 +308,7 @@ class DeckBook:
             except mp.UnknownCard:
                 raise DeckCorrupted(f"card #{h} of {req.deck} decrypts to no card", seq=seq) from None
             out.append((h, label))
+            self.shown.add(self.cipher[h].c1)
         return out
 
     # -- claims of played hidden cards -------------------------------------------------

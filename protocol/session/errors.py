@@ -9,8 +9,8 @@ from protocol.errors import EventError
 
 __all__ = [
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare",
-    "BadShuffle", "BadShuffleProof", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
-    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "BadDice",
+    "BadShuffle", "BadShuffleProof", "BadRefresh", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
+    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "BadDice", "CardExposed",
 ]
 
 
@@ -44,6 +44,11 @@ class BadShuffleProof(BadShuffle):
     """A shuffle whose proof (SPEC §25.10) does not show its deck is a re-encrypted
     permutation of the exact input deck: a replaced, duplicated, substituted or forged
     card, a proof made for another event, or a bad point in the deck or the proof."""
+
+
+class BadRefresh(SessionError):
+    """A refreshed card (SPEC §25.11, §26.4) that is not a proven re-encryption of the card
+    under its handle, or repeats a C1 already in the game."""
 
 
 class BadShare(SessionError):
@@ -80,3 +85,9 @@ class DeckCorrupted(SessionError):
 
 class SessionHalted(SessionError):
     """The session stopped after an unrecoverable disagreement and accepts nothing more."""
+
+
+class CardExposed(SessionError):
+    """An event that completes every seat's decryption share of a ciphertext never shown
+    to the table: anyone holding the log reads that card (SPEC §25.7). Found by `asv
+    verify`'s outsider check (protocol/session/verify.py)."""

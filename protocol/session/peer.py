@@ -150,8 +150,13 @@ class SessionPeer(Session):
         if kind == EventKind.KEY_REVEAL:
             return {"k": mp.publish_key_share(self._key, self.game, self.identity.fingerprint).to_bytes()}
         if kind == EventKind.SHUFFLE:
+            named = self.book.shuffle_input()
             deck, proof = self.book.make_shuffle(seq, self.me)
-            return {"d": deck, "p": proof}
+            return {"d": deck, "p": proof, **named}
+        if kind == EventKind.REFRESH:
+            inputs = self.book.refresh_inputs()
+            cards, refresh_proofs = self.book.make_refresh(seq, self.seat, self.me)
+            return {"d": cards, "p": refresh_proofs, "for": inputs}
         if kind == EventKind.SHARES:
             return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
         if kind == EventKind.HAND_OVER:

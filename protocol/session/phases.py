@@ -37,6 +37,7 @@ class EventKind(_WireName):
     KEY_REVEAL = "key-reveal"
     ACTION = "action"
     SHUFFLE = "shuffle"
+    REFRESH = "refresh"             # a card re-encrypted before it changes hands (§25.7, §26.4)
     SHARES = "shares"
     DICE_CHAIN = "dice-chain"       # the fair dice (§33.8)
     DICE_OPEN = "dice-open"

@@ -1,6 +1,7 @@
 """Verify a game from one `.asvlog` alone (SPEC §26.10): framing, signatures, chain,
 every proof (each shuffle proof and decryption share as it is read), the game's rules
-and state hashes. Finished, unfinished and aborted logs are checked alike.
+and state hashes, and that no card becomes readable to an outsider unless it was shown to
+the table (SPEC §25.7). Finished, unfinished and aborted logs are checked alike.
 
 Strict: any framing problem (flipped byte, truncated record, trailing garbage) makes the
 log invalid, naming the record; only a clean log of an unfinished game is a "valid
@@ -16,6 +17,8 @@ from protocol.session.game_rules import GameRules
 from protocol.crypto import fingerprint
 from protocol.log import scan_log
 from protocol.session.core import Session
+from protocol.session.errors import CardExposed
+from protocol.session.outsider import OutsiderReader
 from protocol.session.phases import ENDED
 
 __all__ = ["VerifyReport", "LogChecker", "verify_log", "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
@@ -73,6 +76,7 @@ class LogChecker:
         self.session = Session(rules, game)
         self.verdict = VerifyReport(True, bytes(game).hex())
         self.fed = 0
+        self.reader = OutsiderReader()   # the log as an outsider reads it (SPEC §25.7)
 
     @property
     def failed(self) -> bool:
@@ -92,7 +96,12 @@ class LogChecker:
             return False
         index = self.fed
         try:
-            self.session.receive(wire)
+            ev = self.session.receive(wire)
+            _check_secrecy(self.session, self.reader, ev)
+        except CardExposed as exc:   # applied, then found to expose a card: final even live
+            self.fed += 1
+            self._refuse(index, exc)
+            return False
         except EventError as exc:
             if provisional:
                 self.held = self.held or (index, exc)
@@ -120,8 +129,10 @@ class LogChecker:
 
     def report(self) -> VerifyReport:
         session, report = self.session, self.verdict
-        report.events = session.chain.height
-        report.head = session.chain.head.hex()
+        # an event that exposes a card was applied before the outsider's check refused it
+        accepted = session.chain.events[:report.seq] if report.seq is not None else session.chain.events
+        report.events = len(accepted)
+        report.head = (accepted[-1].hash if accepted else bytes(32)).hex()
         report.finished = session.finished
         report.notes = list(session.notes)
         # who played: a forged game between other keys verifies too, so say whose game it is
@@ -137,6 +148,19 @@ class LogChecker:
         if result is not None:
             report.scores, report.winners = result.get("scores"), result.get("winners")
         return report
+
+
+def _check_secrecy(session: Session, reader: OutsiderReader, ev) -> None:
+    """SPEC §25.7, checked as an outsider reads the log: an event after which every seat's
+    share of a ciphertext is in the log, and that ciphertext was not shown to the table
+    (a public reveal, a claim), exposes that card. The replay's own deal rules (§26.4)
+    already refuse such an event; this is the check from the log's side, so that a
+    replica that got those rules wrong cannot pass a leaking log as valid."""
+    for card in reader.add(ev):
+        if session.book is None or card.c1 not in session.book.shown:
+            raise CardExposed(f"every seat's share of card #{card.handle} (C1 {card.c1.hex()[:16]}) is now in "
+                              "the log, and it was never shown to the table: anyone holding the log reads it",
+                              seq=ev.seq, author=ev.author)
 
 
 def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -> tuple[VerifyReport, Session | None]:
