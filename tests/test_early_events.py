@@ -3,7 +3,7 @@ bound is on what the buffer holds (its counted cost), checked in-process; the me
 a whole peer under a flood is measured in benchmarks/flood_memory.py."""
 from protocol.crypto import Identity
 from protocol.log import sign_event
-from protocol.node._early import (
+from protocol.node import (
     MAX_AUTHOR_BYTES, MAX_AUTHOR_HEIGHTS, MAX_BUFFERED_BYTES, MAX_PER_HEIGHT, EarlyEvents, held_cost,
 )
 

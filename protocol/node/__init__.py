@@ -24,7 +24,7 @@ The parts, each a private module behind this one:
     _options    NodeOptions, the timing record and the node's own errors
 """
 from protocol.node._early import (
-    MAX_AHEAD, MAX_AUTHOR_BYTES, MAX_AUTHOR_HEIGHTS, MAX_BUFFERED_BYTES, MAX_PER_HEIGHT, held_cost,
+    MAX_AHEAD, MAX_AUTHOR_BYTES, MAX_AUTHOR_HEIGHTS, MAX_BUFFERED_BYTES, MAX_PER_HEIGHT, EarlyEvents, held_cost,
 )
 from protocol.node._lobby import LOBBY_REFUSALS, MAX_UNSEATED, LobbyRefused
 from protocol.node._node import Node
@@ -35,4 +35,4 @@ from protocol.node._resume import restore_peer
 __all__ = ["Node", "Note", "NoteKind", "NodeOptions", "NotInRoster", "LobbyRefused", "LOBBY_REFUSALS",
            "MAX_UNSEATED", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT", "Timing",
            "MAX_AHEAD", "MAX_PER_HEIGHT", "MAX_BUFFERED_BYTES", "MAX_AUTHOR_HEIGHTS",
-           "MAX_AUTHOR_BYTES", "held_cost"]
+           "MAX_AUTHOR_BYTES", "held_cost", "EarlyEvents"]
