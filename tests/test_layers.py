@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.import_helpers import imported_names
+
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = ROOT / "protocol"
 
@@ -64,22 +66,9 @@ def layer(name: str) -> str:
 
 
 def imports(name: str) -> list[str]:
-    """Every absolute module name `name` imports (relative imports resolved)."""
-    path = MODULES[name]
-    here = name if is_package(name) else name.rpartition(".")[0]
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = here.split(".")[: len(here.split(".")) - (node.level - 1)]
-                base = ".".join(anchor + ([base] if base else []))
-            # `from pkg import sub` imports the module pkg.sub when there is one
-            subs = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in MODULES]
-            found += subs if len(subs) == len(node.names) else [base] + subs
-    return found
+    """Every absolute module name `name` imports (relative imports resolved; `from pkg import
+    sub` counts as the module pkg.sub when there is one): the reader tests/test_imports.py uses."""
+    return imported_names(name, MODULES[name], MODULES)
 
 
 def protocol_edges(name: str) -> list[str]:
