@@ -92,3 +92,47 @@ def test_the_command_line_part_works_for_every_kit(kit):
         assert hasattr(screen, member), member
     assert screen.prompt() and screen.welcome() and screen.whose_move()
     assert all(issubclass(cls, kit.engine_errors) for cls, _ in screen.refusals)
+
+
+class _Said:
+    """A stand-in REPL that keeps what a screen says."""
+
+    color = False
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, text, style: str = "") -> None:
+        self.lines.append(str(text))
+
+    def width(self) -> int:
+        return 80
+
+    def height(self) -> int:
+        return 24
+
+
+@pytest.mark.parametrize("kit", KITS, ids=lambda k: k.key)
+def test_help_and_legal_speak_for_every_kit(kit):
+    """The shared help and legal of cli/games/screen.py (SPEC §34): commands, rules and notation
+    for every game, a miss named with what may be asked, and legal numbered from 1."""
+    from cli.repl.local import LocalGame
+    players = max(2, kit.min_players)
+    driver = LocalGame(players, 0, seed=2, bots="random", kit=kit)
+    driver.wait_for_turn()
+    said = _Said()
+    screen = kit.screen(driver, said)
+    screen.help("")
+    assert said.lines[0] == "Commands:" and any("help" in line for line in said.lines[1:])
+    said.lines.clear()
+    screen.help("rules")
+    assert said.lines and len(said.lines[0]) > 200
+    said.lines.clear()
+    screen.help("no-such-topic")
+    assert len(said.lines) == 1 and said.lines[0].startswith("no help on 'no-such-topic'") and "help rules" in said.lines[0]
+    said.lines.clear()
+    screen.list_legal()
+    assert said.lines and said.lines[0].lstrip().startswith("1. ")
+    said.lines.clear()
+    screen.list_legal("zzz-no-such-prefix")
+    assert len(said.lines) == 1 and said.lines[0].startswith("no legal action starts with 'zzz-no-such-prefix'")

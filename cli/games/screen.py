@@ -16,7 +16,12 @@ __all__ = ["ScreenBase"]
 
 
 class ScreenBase:
+    commands: dict[str, str] = {}   # command name -> its help lines
     board_sizes: tuple[str, ...] = ("",)
+    legal_list_limit = 30         # longer lists are folded by fold_legal
+    notation = ""                 # help's notation text
+    rules = ""                    # help rules' text
+    help_hint = "help, help rules or help notation"   # what `help X` may name, for a miss
     board_usage = "board (or board --svg FILE)"
     refusals: tuple = ()          # (engine error class, the word the REPL leads with)
 
@@ -41,6 +46,46 @@ class ScreenBase:
     def legal_sorted(self) -> list:
         """The legal actions in the order `legal` numbers them: natural order (A-2 before A-12)."""
         return sorted(self.driver.legal(), key=lambda a: natural_key(a.text()))
+
+    def list_legal(self, prefix: str = "") -> None:
+        """`legal [PREFIX]`: the legal actions numbered in natural order; a long list without a
+        prefix goes to fold_legal, so the game can show it a line a kind (SPEC §31.4)."""
+        legal = self.legal_sorted()
+        if not legal:
+            self.say(f"nothing to do now: {self.whose_move()}")
+            return
+        shown = [(i, a.text()) for i, a in enumerate(legal, 1) if a.text().startswith(prefix)]
+        if not shown:
+            self.say(f"no legal action starts with {prefix!r}")
+        elif prefix or len(shown) <= self.legal_list_limit:
+            for i, text in shown:
+                self.say(f"{i:>3}. {text}")
+        else:
+            self.fold_legal(shown)
+
+    def fold_legal(self, shown: list[tuple[int, str]]) -> None:
+        for i, text in shown:
+            self.say(f"{i:>3}. {text}")
+
+    def help(self, topic: str) -> None:
+        """`help`: the commands and the notation; `help rules`, `help notation`; any other topic
+        is the game's (help_topic)."""
+        topic = topic.lower()
+        if not topic:
+            self.say("Commands:", "bold")
+            for text in self.commands.values():
+                self.say("  " + text.replace("\n", "\n  "))
+            self.say(self.notation)
+        elif topic == "rules":
+            self.say(self.rules)
+        elif topic == "notation":
+            self.say(self.notation)
+        elif not self.help_topic(topic):
+            self.say(f"no help on {topic!r}: try {self.help_hint}", "fg:ansired")
+
+    def help_topic(self, topic: str) -> bool:
+        """Say the help on a game's own topic (a card, a deed); False when there is none."""
+        return False
 
     # -- what a game may leave as it is -----------------------------------------------------
     def note(self, action) -> str:

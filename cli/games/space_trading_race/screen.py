@@ -21,11 +21,11 @@ from .help_topics import COMMANDS, NOTATION, RULES
 
 __all__ = ["StrScreen"]
 
-LEGAL_LIST_LIMIT = 30
-
 
 class StrScreen(ScreenBase):
     commands = COMMANDS
+    notation, rules = NOTATION, RULES
+    help_hint = "help, help rules, help notation, help missions or help deeds"
     refusals = ((MalformedAction, "not understood"), (OutOfTurn, "not your move"),
                 (IllegalAction, "not allowed"))
 
@@ -108,36 +108,16 @@ class StrScreen(ScreenBase):
             return None
         return ("turn", state.turns, state.step), f"turn {state.turns}"
 
-    def list_legal(self, prefix: str = "") -> None:
-        legal = self.legal_sorted()
-        if not legal:
-            self.say(f"nothing to do now: {render.due_text(self.state())}")
-            return
-        shown = [(i, a.text()) for i, a in enumerate(legal, 1) if a.text().startswith(prefix)]
-        if not shown:
-            self.say(f"no legal action starts with {prefix!r}")
-        elif prefix or len(shown) <= LEGAL_LIST_LIMIT:
-            for i, text in shown:
+    def fold_legal(self, shown: list[tuple[int, str]]) -> None:
+        """Many offers: every other action numbered, the offers counted."""
+        offers = [t for _, t in shown if t.startswith("offer ")]
+        for i, text in shown:
+            if not text.startswith("offer "):
                 self.say(f"{i:>3}. {text}")
-        else:   # many offers: one line a kind, the offers counted
-            offers = [t for _, t in shown if t.startswith("offer ")]
-            for i, text in shown:
-                if not text.startswith("offer "):
-                    self.say(f"{i:>3}. {text}")
-            self.say(f"and {len(offers)} trade offers: type legal offer for them, or Tab to complete")
+        self.say(f"and {len(offers)} trade offers: type legal offer for them, or Tab to complete")
 
-    def help(self, topic: str) -> None:
-        topic = topic.lower()
-        if not topic:
-            self.say("Commands:", "bold")
-            for text in COMMANDS.values():
-                self.say("  " + text.replace("\n", "\n  "))
-            self.say(NOTATION)
-        elif topic == "rules":
-            self.say(RULES)
-        elif topic == "notation":
-            self.say(NOTATION)
-        elif topic == "missions":
+    def help_topic(self, topic: str) -> bool:
+        if topic == "missions":
             for slug in MISSION_SLUGS:
                 self.say(f"{slug}: {MISSION_BY_SLUG[slug].text}")
         elif topic == "deeds":
@@ -149,8 +129,8 @@ class StrScreen(ScreenBase):
         elif topic in DEED_BY_SLUG:
             self.say(render.deed_line(DEED_BY_SLUG[topic].index, self.state()))
         else:
-            self.say(f"no help on {topic!r}: try help, help rules, help notation, help missions or help deeds",
-                     "fg:ansired")
+            return False
+        return True
 
     def look(self, where: str) -> None:
         state = self.state()

@@ -55,11 +55,11 @@ Space Walk: keep your ships out of the black holes; only ships still in orbit sc
   go on your own pile; when your hand is empty you take the pile back."""
 
 
-LEGAL_LIST_LIMIT = 30
-
 
 class SwScreen(ScreenBase):
     commands = COMMANDS
+    notation, rules = NOTATION, RULES
+    help_hint = "help, help rules, help notation or help " + ", help ".join(CARD_KINDS)
     refusals = ((MalformedAction, "not understood"), (OutOfTurn, "not your move"),
                 (IllegalAction, "not allowed"))
 
@@ -130,42 +130,21 @@ class SwScreen(ScreenBase):
             return ("place", state.events), "place a ship"
         return ("turn", state.turns), f"turn {state.turns}"
 
-    def list_legal(self, prefix: str = "") -> None:
-        legal = self.legal_sorted()
-        if not legal:
-            self.say(f"nothing to do now: {sw_render.due_text(self.state())}")
-            return
-        shown = [(i, a.text()) for i, a in enumerate(legal, 1) if a.text().startswith(prefix)]
-        if not shown:
-            self.say(f"no legal action starts with {prefix!r}")
-        elif prefix or len(shown) <= LEGAL_LIST_LIMIT:
-            for i, text in shown:
-                self.say(f"{i:>3}. {text}")
-        else:  # a long list (the placement round): one line per kind of ship or card
-            groups: dict[str, list[str]] = {}
-            for _, text in shown:
-                words = text.split()
-                groups.setdefault(" ".join(words[:-1]), []).append(words[-1])
-            for key, lasts in groups.items():
-                self.say(f"{key}: {' '.join(lasts)}")
-            self.say(f"({len(shown)} actions; type legal PREFIX for a numbered list, or Tab to complete)")
+    def fold_legal(self, shown: list[tuple[int, str]]) -> None:
+        """A long list (the placement round): one line per kind of ship or card."""
+        groups: dict[str, list[str]] = {}
+        for _, text in shown:
+            words = text.split()
+            groups.setdefault(" ".join(words[:-1]), []).append(words[-1])
+        for key, lasts in groups.items():
+            self.say(f"{key}: {' '.join(lasts)}")
+        self.say(f"({len(shown)} actions; type legal PREFIX for a numbered list, or Tab to complete)")
 
-    def help(self, topic: str) -> None:
-        topic = topic.lower()
-        if not topic:
-            self.say("Commands:", "bold")
-            for text in COMMANDS.values():
-                self.say("  " + text.replace("\n", "\n  "))
-            self.say(NOTATION)
-        elif topic == "rules":
-            self.say(RULES)
-        elif topic == "notation":
-            self.say(NOTATION)
-        elif topic in CARD_KINDS:
+    def help_topic(self, topic: str) -> bool:
+        if topic in CARD_KINDS:
             self.say(f"{topic}: {CARD_TEXT[topic]}")
-        else:
-            self.say(f"no help on {topic!r}: try help, help rules, help notation or help "
-                     + ", help ".join(CARD_KINDS), "fg:ansired")
+            return True
+        return False
 
     def look(self, where: str) -> None:
         state = self.driver.state()
