@@ -2,6 +2,8 @@
 can be played through it alone (its bots, its dealer, its parser and its hash)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cli.games import DEFAULT_KEY, GameKit, all_kits, kit_for, kit_for_rules
@@ -132,7 +134,11 @@ def test_help_and_legal_speak_for_every_kit(kit):
     assert len(said.lines) == 1 and said.lines[0].startswith("no help on 'no-such-topic'") and "help rules" in said.lines[0]
     said.lines.clear()
     screen.list_legal()
-    assert said.lines and said.lines[0].lstrip().startswith("1. ")
+    assert said.lines and all(line.strip() for line in said.lines)   # no blank lines (issue 22)
+    said.lines.clear()
+    first = screen.legal_sorted()[0].text()
+    screen.list_legal(first)
+    assert said.lines and all(re.fullmatch(r" *\d+\. " + re.escape(first) + ".*", line) for line in said.lines)
     said.lines.clear()
     screen.list_legal("zzz-no-such-prefix")
     assert len(said.lines) == 1 and said.lines[0].startswith("no legal action starts with 'zzz-no-such-prefix'")
