@@ -3,6 +3,7 @@ the greedy bot would play, typed through the real Repl (no terminal), and every 
 types is counted, with where the turn stood when it was typed."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from prompt_toolkit.input import create_pipe_input
@@ -56,6 +57,8 @@ class CountingRepl(Repl):
             if self.counts and state.phase == REFILL and line == "draw refuel" and not state.polls:
                 room = 10 - len(state.players[seat].hand)
                 line = f"draw refuel {room}" if room > 1 else line
+            if self.counts and state.phase == REFILL and line == "draw port" and not state.polls:
+                line = self._port_then_refuel(state, action) or line
             if self.counts and line.startswith("draw-tile ") and state.tiles_owed > 1 and not state.polls:
                 line = "draw-tile" + f" {line.split()[1]}" * state.tiles_owed   # e.g. draw-tile 2 2 2
         count.lines += 1
@@ -70,6 +73,24 @@ class CountingRepl(Repl):
                 count.in_others_discovery += 1
         count.log.append(line)
         return line
+
+    def _port_then_refuel(self, state, action) -> str | None:
+        """`draw port refuel N` when the bot, after this port draw, would fill the rest of the
+        hand from Refuel: what a person who wants that one face-up ship card types. Found by
+        playing the draw on a copy of the whole local game (its dealer too), then asking the
+        bot as the typist would."""
+        seat = self.driver.seat
+        room = 10 - len(state.players[seat].hand)
+        if room < 2:
+            return None
+        ahead = copy.deepcopy(self.driver)
+        ahead.submit(action)
+        ahead.wait_for_turn()
+        after = ahead.state()
+        if after.active != seat or after.phase != REFILL or after.polls or not ahead.legal():
+            return None
+        then = ahead.kit.bot("greedy", f"typist/{after.step}").choose(after, ahead.view())
+        return f"draw port refuel {room - 1}" if then.text() == "draw refuel" else None
 
     def _note_discovery(self, state) -> None:
         d = state.discovery

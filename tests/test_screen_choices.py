@@ -114,3 +114,21 @@ def test_draw_refuel_with_a_count_draws_that_many(pipe):
     repl.handle("draw refuel 5")        # two fit under the limit of 10: it stops there and says so
     assert len(g.state.players[0].hand) == 10
     assert "stops here" in said(repl)
+
+
+def test_draw_port_then_refuel_on_one_line(pipe):
+    """`draw port refuel 3` (SPEC §31.4): the face-up ship card first, then three from Refuel,
+    each its own action; a count over ten is no such line."""
+    g = S.game(2, [[], []])
+    g.tiles(away=[S.HOME])
+    g.to_phase(REFILL)
+    hand = g.state.players[0].hand
+    del hand[4:]
+    driver = driver_of(g)
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    assert repl.screen.sequence("draw port 2 refuel") == ["draw port", "draw port", "draw refuel"]
+    assert repl.screen.sequence("draw port refuel 10") == ["draw port refuel 10"]
+    repl.handle("draw port refuel 3")
+    assert len(g.state.players[0].hand) == 8
+    text = said(repl)
+    assert text.count("you: draw port") == 1 and text.count("you: draw refuel") == 3

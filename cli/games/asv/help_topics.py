@@ -81,7 +81,9 @@ _WRITTEN: dict[str, str] = {
             "                   undiscovered where you could stop anyway).",
     "discard": "discard #C         phase 4: discard one card to Space Junk; this ends the phase.",
     "draw": "draw refuel        phase 5: draw a card from Refuel (or draw port: the Space Port,\n"
-            "draw port          ship cards) while your hand is below 10 cards.",
+            "draw port          ship cards) while your hand is below 10 cards.\n"
+            "draw refuel 4      several draws on one line: four from Refuel; draw port 2; or\n"
+            "draw port refuel 3 one from the Space Port, then three from Refuel.",
     "next": "next               end the phase you are in (phases 2-5); in phase 5 it ends your turn.\n"
             "                   When you could still move or draw, next asks first: type next again.",
     "special": "special #C:name ARGS  a Special Action card (help #C says when it may be played):\n"

@@ -43,6 +43,7 @@ NAMED_ARGS = {"ship": (0,), "upgrade": (1,), "extra": (1,), "rookie": (0,), "que
               "teleport": (1,), "special": (0,)}
 BARE_HANDLE = re.compile(r"^#(\d+)$")
 DRAW_TIMES = re.compile(r"^(draw\s+(?:refuel|port))\s+(\d{1,2})$", re.IGNORECASE)
+PORT_THEN_REFUEL = re.compile(r"^draw\s+port(?:\s+(\d{1,2}))?\s+refuel(?:\s+(\d{1,2}))?$", re.IGNORECASE)
 TILE_PILES = re.compile(r"^draw-tile((?:\s+[1-4]){2,6})$", re.IGNORECASE)
 
 
@@ -197,12 +198,18 @@ class AsvScreen(InfoCommands):
         return name_handles(normal_squares(text), self.name_of)
 
     def sequence(self, text: str) -> list[str]:
-        """`draw refuel 4`, `draw port 2`: one draw after another; `draw-tile 1 2 4`: a tile
+        """`draw refuel 4`, `draw port 2`, `draw port refuel 3` (one from the port, then three
+        refuel cards): one draw after another; `draw-tile 1 2 4`: a tile
         from each pile named, in turn (each is its own action, SPEC §31.4). The REPL stops
         at the first that is no longer legal (a full hand, no tile owed)."""
         m = DRAW_TIMES.match(text.strip())
         if m and 1 <= int(m.group(2)) <= 10:
             return [m.group(1)] * int(m.group(2))
+        m = PORT_THEN_REFUEL.match(text.strip())
+        if m:   # `draw port refuel 4`: the face-up card wanted, then the rest of the hand blind
+            port, refuel = int(m.group(1) or 1), int(m.group(2) or 1)
+            if 1 <= port + refuel <= 10:
+                return ["draw port"] * port + ["draw refuel"] * refuel
         m = TILE_PILES.match(text.strip())
         if m:
             return [f"draw-tile {pile}" for pile in m.group(1).split()]
