@@ -120,8 +120,8 @@ class Session:
         if self.phase in (Phase.KEY_COMMIT, Phase.KEY_REVEAL):
             return self.seat_keys[self.count]
         if self.phase == Phase.PLAY:
-            if self.leaving:
-                return self.seat_keys[self.leaving[0]]
+            if self.leaving:   # the refreshes a hand-over needs, then the hand-over (SPEC §26.13)
+                return self.seat_keys[self.book.due_seat()]
             who = self.rules.to_move(self.state)
             if who == CHANCE:
                 who = self.dice.due_seat() if self.dice.current is not None else self.book.due_seat()
@@ -131,7 +131,7 @@ class Session:
     def next_kind(self) -> EventKind | None:
         if self.phase == Phase.PLAY:
             if self.leaving:
-                return EventKind.HAND_OVER
+                return EventKind(self.book.due_kind())
             if self.rules.to_move(self.state) != CHANCE:
                 return EventKind.ACTION
             return self.dice.due_kind() if self.dice.current is not None else EventKind(self.book.due_kind())
@@ -192,6 +192,11 @@ class Session:
                     + " ".join(f"#{h}" for h in self.book.refresh_due())
                     + ", so these shares would complete every seat's share of a card it was not shown "
                     "(SPEC §25.7)", seq=ev.seq, author=ev.author)
+            if kind == "refresh" and ev.kind == "hand-over":
+                raise UnexpectedKind(
+                    "a 'refresh' event is due, not 'hand-over': every other seat's share of "
+                    + " ".join(f"#{h}" for h in self.book.refresh_due())
+                    + " is in the log, so the leaver's share would expose it (SPEC §26.13)", seq=ev.seq, author=ev.author)
             raise UnexpectedKind(f"a {kind!r} event is due, not {ev.kind!r}", seq=ev.seq, author=ev.author)
         body, claimed_hash = ev.body, None
         if self.phase in HASHED_PHASES:
@@ -354,6 +359,12 @@ class Session:
                 self.leaving.append(seat)
                 if seat in self.dice.ledger.active:
                     self.dice.ledger.forfeit(seat)
+        self._next_hand_over()
+
+    def _next_hand_over(self) -> None:
+        """The first leaving seat's hand-over begins: the refreshes it needs, then its event."""
+        if self.leaving and self.book.current is None:
+            self.book.begin_hand_over(self.leaving[0], self.hand_over_handles())
 
     def hand_over_handles(self) -> list[int]:
         """The cards a leaving seat must hand over: those the game may still deal or reveal."""
@@ -408,7 +419,8 @@ class Session:
         self.book.accept_refresh(seq, self.seat_of[author], author, body["d"], body["p"], body["for"],
                                  own=self._own)
         self._sync(seq)
-        return (f"refresh {req.deck} for seat {req.seat}: " + " ".join(f"#{h}" for h in handles)
+        why = f"the hand-over of seat {req.seat}" if req.kind == DeckOp.HAND_OVER else f"{req.deck} for seat {req.seat}"
+        return (f"refresh {why}: " + " ".join(f"#{h}" for h in handles)
                 + f" (proof {'made' if self._own else 'checked'})")
 
     def _on_shares(self, seq: int, author: bytes, body: dict) -> str:
@@ -420,11 +432,12 @@ class Session:
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
 
     def _on_hand_over(self, seq: int, author: bytes, body: dict) -> str:
-        check_fields(body, {"s": want_list(), "m": want_list(), "r": want_list(), "for": want_list()}, seq, author)
+        check_fields(body, {"s": want_list(), "for": want_list()}, seq, author)
         seat = self.seat_of[author]
-        handles = self.hand_over_handles()
-        accept_hand_over(self.book, seq, seat, author, body, handles, own=self._own)
+        handles = self.book.hand_over_due()
+        accept_hand_over(self.book, seq, seat, author, body, own=self._own)
         self.leaving.remove(seat)
+        self._next_hand_over()
         self._sync(seq)
         return f"hand-over by seat {seat}: " + (" ".join(f"#{h}" for h in handles) or "no card")
 

@@ -58,3 +58,4 @@ class DeckOp(_WireName):
     SHUFFLE = "shuffle"             # fill fresh handles from labels or from source handles
     REVEAL = "reveal"               # the cards become public
     DEAL = "deal"                   # the cards are revealed to one seat alone
+    HAND_OVER = "hand-over"         # never asked by a game: the session's own, a seat leaving (§26.13)
