@@ -21,7 +21,7 @@ from typing import Any
 from protocol.crypto import commit_reveal as cr
 from protocol.crypto import group as g
 from protocol.poker import deck as mp
-from protocol.session.abort import ABORT_KIND, check_abort
+from protocol.session.abort import ABORT_KIND, FORFEIT_KIND, check_abort
 from protocol.session.dealing import DeckBook
 from protocol.session.dice_table import DiceTable
 from protocol.session.hand_over import accept_hand_over
@@ -160,6 +160,16 @@ class Session:
         if ev.kind == ABORT_KIND and ev.prev == self.chain.head:
             self._accept(ev, check_abort(self, ev))  # SPEC §29.6: a silent peer is named
             self._next_phase(Phase.ABORTED)
+            return ev
+        if ev.kind == FORFEIT_KIND and ev.prev == self.chain.head:
+            note = check_abort(self, ev)             # SPEC §26.14: named, and the game goes on without it
+            try:
+                self._forfeit(ev.seq, self.seat_of[ev.body["silent"]])
+            except DeckCorrupted as exc:             # the event is sound, the game is not: halt alike
+                self._accept(ev, "forfeit (the game refused it)")
+                self.halted = exc
+                raise
+            self._accept(ev, note)
             return ev
         if ev.kind == HALT_KIND and ev.prev == self.chain.head:
             note = check_halt(self, ev)  # SPEC §29.10: a refused event convicts its author
@@ -365,6 +375,35 @@ class Session:
         """The first leaving seat's hand-over begins: the refreshes it needs, then its event."""
         if self.leaving and self.book.current is None:
             self.book.begin_hand_over(self.leaving[0], self.hand_over_handles())
+
+    # -- a dice withholder forfeits (SPEC §26.14) ----------------------------------------
+    def forfeit_lost(self, seat: int) -> list[int] | None:
+        """The cards a forfeit of `seat` would take out of play, or None when its silence at
+        this height must end the game by the abort: it is due a dice event (a withheld
+        link), no hand-over is under way, and the game has the hooks `can_forfeit` and
+        `forfeit` and agrees to drop every card that needed the seat's share."""
+        can, hook = getattr(self.rules, "can_forfeit", None), getattr(self.rules, "forfeit", None)
+        if (can is None or hook is None or self.phase != Phase.PLAY or self.leaving or self.dice is None
+                or self.dice.current is None or self.book.current is not None
+                or self.next_author() != self.seat_keys[seat] or len(self.dice.ledger.active) < 2):
+            return None
+        lost = self.book.needing(seat)
+        return lost if can(self.state, seat, tuple(lost)) else None
+
+    def _forfeit(self, seq: int, seat: int) -> None:
+        """The seat leaves without a hand-over: its logged shares are dropped into the cards
+        (they need the rest only), the cards only its share could open leave play by the
+        game's hook, the dice draw the roll in progress again without it (§33.5 rule 6)."""
+        lost = self.book.depart(seat)
+        self.dice.ledger.forfeit(seat)
+        self.dice.current = None        # the game says again which roll it waits for, if any
+        try:
+            self.rules.forfeit(self.state, seat, tuple(lost))
+        except GameRuleError as exc:    # can_forfeit said yes: a game that disagrees with itself
+            raise DeckCorrupted(f"the game refuses the forfeit of seat {seat} it allowed: {exc}", seq=seq) from None
+        self._version += 1
+        self._departures()
+        self._sync(seq)
 
     def hand_over_handles(self) -> list[int]:
         """The cards a leaving seat must hand over: those the game may still deal or reveal."""

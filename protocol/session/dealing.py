@@ -146,17 +146,21 @@ class DeckBook:
         polled again and new decks use that key. Every other card under a ciphertext was
         made while the seat was here and needs its share: those not shown to the table are
         returned, and `lost` for good (a game must never deal or reveal them again)."""
-        lost = []
+        lost = self.needing(seat)
         for h, ct in self.cipher.items():
             d = self.shares.get(h, {}).pop(seat, None)
             if d is not None:
                 self.cipher[h] = mp.Ciphertext(ct.c1, g.sub(ct.c2, d))
-            elif h not in self.lost and ct.c1 not in self.shown:
-                lost.append(h)
         self.lost.update(lost)
         self.departed.add(seat)
         self.joint_key = g.sub(self.joint_key, self.publics[seat])
         return lost
+
+    def needing(self, seat: int) -> list[int]:
+        """The handles `depart(seat)` would lose: under a ciphertext, never shown, not lost
+        already, and the seat's share of the current C1 not in the log."""
+        return [h for h, ct in self.cipher.items()
+                if seat not in self.shares.get(h, {}) and h not in self.lost and ct.c1 not in self.shown]
 
     def stale(self, request: DeckRequest) -> tuple[int, ...]:
         """The handles of a deal whose current ciphertext already carries the receiver's own

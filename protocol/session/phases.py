@@ -43,6 +43,7 @@ class EventKind(_WireName):
     DICE_OPEN = "dice-open"
     HAND_OVER = "hand-over"         # a seat the game removed (§26.13)
     ABORT = "abort"
+    FORFEIT = "forfeit"             # a dice withholder voted out, the game goes on (§33.8, §26.14)
     HALT = "halt"
     VOTE = "abort-vote"             # statements about a height, never chain events (§29.6)
     REFUSE = "abort-refuse"
