@@ -120,3 +120,15 @@ def test_a_wrong_hand_over_is_refused_and_changes_nothing():
     assert book.cipher == cipher and not book.departed and 2 not in book.shares.get(3, {})
     accept_hand_over(book, seq, 2, b"s2", body)
     assert book.departed == {2}
+
+
+def test_a_seat_that_departs_without_a_hand_over_leaves_the_cards_it_shared_claimable():
+    """The forfeit's departure (SPEC §26.14): no event of the seat, only its shares in the log."""
+    book, keys, seq = table_of_three()
+    label, seq = deal(book, keys, 1, 1, seq)       # seat 1 holds #1, dealt with seats 0 and 2's shares
+    assert book.needing(2) == [0, 2, 3, 4, 5]
+    assert book.depart(2) == [0, 2, 3, 4, 5] and book.lost == {0, 2, 3, 4, 5}
+    share = book.make_claim_share(keys[1], seq, 1, 1)
+    book.check_claim(seq, 1, b"s1", 1, label, share)                  # opens without seat 2
+    with pytest.raises(DeckCorrupted, match="departed"):
+        book.begin(DeckRequest("deal", "d", (3,), 0), seq)

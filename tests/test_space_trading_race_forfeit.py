@@ -187,3 +187,11 @@ async def test_over_tcp_a_withholding_roller_is_forfeited_and_the_others_finish(
         assert session.state.out[1] == "left"
         heads.add(report.head)
     assert len(heads) == 1
+    # a bot peer's progress lines tell the forfeit (its writer's node told it when it wrote it)
+    import io
+
+    from cli.netplay.printer import Printer
+    reader = next(n for n in others if n.me != forfeit.author)
+    out = io.StringIO()
+    Printer(out, turns=False).applied(reader, forfeit, reader.session.notes[withheld["height"]])
+    assert out.getvalue().startswith(f"forfeit: {withholder.identity.fingerprint} withheld its dice-open")

@@ -407,7 +407,7 @@ class Session:
 
     def hand_over_handles(self) -> list[int]:
         """The cards a leaving seat must hand over: those the game may still deal or reveal."""
-        return [h for h in self.rules.hidden_handles(self.state) if h in self.book.cipher]
+        return [h for h in self.rules.hidden_handles(self.state) if h in self.book.cipher and h not in self.book.lost]
 
     def _sync(self, seq: int) -> None:
         """Run the game forward over every deck operation whose obligations are met."""
