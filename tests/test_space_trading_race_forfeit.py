@@ -195,3 +195,23 @@ async def test_over_tcp_a_withholding_roller_is_forfeited_and_the_others_finish(
     out = io.StringIO()
     Printer(out, turns=False).applied(reader, forfeit, reader.session.notes[withheld["height"]])
     assert out.getvalue().startswith(f"forfeit: {withholder.identity.fingerprint} withheld its dice-open")
+
+
+def test_a_game_that_refuses_the_forfeit_it_allowed_halts_every_replica_alike(tmp_path):
+    from protocol.session import DeckCorrupted, GameRuleError
+
+    class Inconsistent(TradingRaceRules):
+        name = TradingRaceRules.name
+
+        def forfeit(self, state, seat, lost):
+            raise GameRuleError("no")
+    peers = str_peers(3, tmp_path, {"time_limit": 6}, key_base=210)
+    for p in peers:
+        p.rules = Inconsistent()
+    withholder = to_the_rollers_opening(peers)
+    writer = next(p for p in peers if p is not withholder)
+    ev = make_abort(writer.identity, writer, votes_against(peers, withholder))
+    for p in peers:
+        with pytest.raises(DeckCorrupted, match="refuses the forfeit"):
+            p.receive(ev.wire)
+        assert p.halted is not None and p.chain.events[-1] == ev and p.notes[-1] == "forfeit (the game refused it)"

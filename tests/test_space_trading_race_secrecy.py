@@ -105,3 +105,26 @@ def test_a_seat_leaving_after_exchanges_exposes_no_mission(tmp_path, rules_cls):
         assert report.valid and report.finished, report
         heads.add(report.head)
     assert len(heads) == 1
+
+
+def test_a_leaver_that_skips_the_refresh_and_hands_over_is_refused_by_every_peer(tmp_path):
+    """The event that would expose its old mission: seat 0, first to refresh, writes its
+    hand-over instead; every other peer refuses it naming the cards, and nothing changes."""
+    from protocol.session import UnexpectedKind
+    from protocol.session.hand_over import make_hand_over
+    from tests.session_helpers import craft, refused, step
+    game = os.urandom(16)
+    ids = [Identity.from_seed(bytes([i + 160]) * 32, f"y{i}") for i in range(3)]
+    roster = [i.public_key_bytes for i in ids]
+    peers = [SessionPeer(ident, SeatZeroGoesBroke(), game, roster, {"time_limit": 3}, agent=exchanging(f"y/{k}"))
+             for k, ident in enumerate(ids)]
+    for _ in range(5000):
+        if peers[0].phase == "play" and peers[0].leaving and peers[0].next_kind() == "refresh":
+            break
+        step(peers)
+    leaver = next(p for p in peers if p.seat == 0)
+    assert leaver.pending_obligation() == "refresh" and leaver.book.current.request.seat == 0
+    body = make_hand_over(leaver.book, leaver._key, leaver.chain.height, 0)
+    wire = craft(leaver, kind="hand-over", body=body)
+    caught = refused(peers, leaver, wire, UnexpectedKind, SeatZeroGoesBroke())
+    assert "the leaver's share would expose it" in str(caught)
