@@ -93,7 +93,8 @@ def land(state: State) -> None:
         collect(state, seat, cash)
         give_tokens(state, seat, tokens)
     elif space.kind == "earth":
-        state.stage = "exchange"
+        if state.deck:             # a pile emptied by a forfeit offers nothing (SPEC §53.5)
+            state.stage = "exchange"
     elif space.kind == "blue":
         _blue(state, seat, *space.order)
 

@@ -63,7 +63,7 @@ def test_a_bankrupt_seat_hands_over_and_the_game_finishes_without_it(tmp_path):
     after = events[hand_overs[0] + 1:]
     assert after and all(e.author != key_of_one for e in after)     # never polled again
     assert any(e.kind == "dice-open" for e in after)
-    assert len(events[hand_overs[0]].body["for"]) == 20 - 3          # the pile, re-masked
+    assert len(events[hand_overs[0]].body["for"]) == 20 - 3          # its share of every pile card
     heads = set()
     for p in peers:
         report, session = verify_log(p.log.path, SeatOneGoesBroke())

@@ -65,7 +65,7 @@ class Printer:
         elif self._shuffles and not self._shuffles_told and s.phase == "play":   # the setup's shuffles are done
             self.say(f"decks shuffled: {self._shuffles} shuffles, each proven (--verbose shows each)")
             self._shuffles_told = True   # once: later reshuffles are part of the game
-        elif ev.kind in ("abort", "halt") and ev.author != node.me:   # its writer's node said it already
+        elif ev.kind in ("abort", "halt", "forfeit") and ev.author != node.me:   # its writer's node said it already
             self.say(note)
         if self.turns and s.phase == "play" and not getattr(node, "catching_up", False):
             self._say_turn(s, at_start=True)   # a catch-up ends with one line instead

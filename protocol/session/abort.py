@@ -24,10 +24,11 @@ from protocol.session.body import check_fields, want_bytes, want_list
 from protocol.session.errors import BadBody, UnexpectedKind
 from protocol.session.phases import ENDED, EventKind
 
-__all__ = ["votes_problem", "ABORT_KIND", "VOTE_KIND", "REFUSE_KIND", "VOTE_BASE", "make_refusal", "check_abort", "make_vote", "make_abort", "voters",
+__all__ = ["votes_problem", "ABORT_KIND", "FORFEIT_KIND", "silence_kind", "VOTE_KIND", "REFUSE_KIND", "VOTE_BASE", "make_refusal", "check_abort", "make_vote", "make_abort", "voters",
            "abort_writers", "is_vote", "Ballot"]
 
 ABORT_KIND = EventKind.ABORT
+FORFEIT_KIND = EventKind.FORFEIT   # the same votes, where the game goes on without the seat (SPEC §26.14)
 VOTE_KIND = EventKind.VOTE
 REFUSE_KIND = EventKind.REFUSE
 VOTE_AHEAD = 16          # votes kept for heights this far beyond the peer's own
@@ -66,12 +67,22 @@ def make_refusal(identity: Identity, session, height: int) -> SignedEvent:
                       {"silent": late.author, "seen": late.hash})
 
 
+def silence_kind(session) -> EventKind:
+    """What answers the due peer's silence at the session's height: a `forfeit` where the
+    session can take that seat out and go on (a dice withholder in a game that lets seats
+    leave, SPEC §26.14), else the `abort`. Every replica computes the same answer."""
+    due = session.next_author()
+    seat = session.seat_of.get(due) if due is not None else None
+    return FORFEIT_KIND if seat is not None and session.forfeit_lost(seat) is not None else ABORT_KIND
+
+
 def make_abort(identity: Identity, session, votes: dict[bytes, SignedEvent]) -> SignedEvent:
-    """The abort event at the session's height, carrying the votes of every other seat
-    (in lobby order). Not applied here: pass it to `session.receive`."""
+    """The abort (or, where the game goes on without the seat, the forfeit, `silence_kind`)
+    at the session's height, carrying the votes of every other seat (in lobby order). Not
+    applied here: pass it to `session.receive`."""
     silent = session.next_author()
     wires = [votes[k].wire for k in voters(session.roster, silent)]
-    return sign_event(identity, session.game, session.chain.height, session.chain.head, ABORT_KIND,
+    return sign_event(identity, session.game, session.chain.height, session.chain.head, silence_kind(session),
                       {"silent": silent, "votes": wires})
 
 
@@ -104,6 +115,12 @@ def check_abort(session, ev: SignedEvent) -> str:
     reason = votes_problem(session.roster, session.game, seq, ev.prev, due, body["votes"])
     if reason is not None:
         raise BadBody(reason, seq=seq, author=author)
+    want = silence_kind(session)
+    if ev.kind != want:   # one answer per height, so honest writers never fork (SPEC §26.14)
+        raise BadBody(f"this silence is answered by {want!r}, not {ev.kind!r} (SPEC §26.14)", seq=seq, author=author)
+    if ev.kind == FORFEIT_KIND:
+        return (f"forfeit: {fingerprint(due)} withheld its {session.next_kind()} at seq {seq}; co-signed by "
+                f"{len(body['votes'])} peer(s); seat {session.seat_of[due]} leaves the game")
     return f"abort: {fingerprint(due)} silent at seq {seq}; co-signed by {len(body['votes'])} peer(s)"
 
 

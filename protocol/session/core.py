@@ -21,7 +21,7 @@ from typing import Any
 from protocol.crypto import commit_reveal as cr
 from protocol.crypto import group as g
 from protocol.poker import deck as mp
-from protocol.session.abort import ABORT_KIND, check_abort
+from protocol.session.abort import ABORT_KIND, FORFEIT_KIND, check_abort
 from protocol.session.dealing import DeckBook
 from protocol.session.dice_table import DiceTable
 from protocol.session.hand_over import accept_hand_over
@@ -120,8 +120,8 @@ class Session:
         if self.phase in (Phase.KEY_COMMIT, Phase.KEY_REVEAL):
             return self.seat_keys[self.count]
         if self.phase == Phase.PLAY:
-            if self.leaving:
-                return self.seat_keys[self.leaving[0]]
+            if self.leaving:   # the refreshes a hand-over needs, then the hand-over (SPEC §26.13)
+                return self.seat_keys[self.book.due_seat()]
             who = self.rules.to_move(self.state)
             if who == CHANCE:
                 who = self.dice.due_seat() if self.dice.current is not None else self.book.due_seat()
@@ -131,7 +131,7 @@ class Session:
     def next_kind(self) -> EventKind | None:
         if self.phase == Phase.PLAY:
             if self.leaving:
-                return EventKind.HAND_OVER
+                return EventKind(self.book.due_kind())
             if self.rules.to_move(self.state) != CHANCE:
                 return EventKind.ACTION
             return self.dice.due_kind() if self.dice.current is not None else EventKind(self.book.due_kind())
@@ -160,6 +160,16 @@ class Session:
         if ev.kind == ABORT_KIND and ev.prev == self.chain.head:
             self._accept(ev, check_abort(self, ev))  # SPEC §29.6: a silent peer is named
             self._next_phase(Phase.ABORTED)
+            return ev
+        if ev.kind == FORFEIT_KIND and ev.prev == self.chain.head:
+            note = check_abort(self, ev)             # SPEC §26.14: named, and the game goes on without it
+            try:
+                self._forfeit(ev.seq, self.seat_of[ev.body["silent"]])
+            except DeckCorrupted as exc:             # the event is sound, the game is not: halt alike
+                self._accept(ev, "forfeit (the game refused it)")
+                self.halted = exc
+                raise
+            self._accept(ev, note)
             return ev
         if ev.kind == HALT_KIND and ev.prev == self.chain.head:
             note = check_halt(self, ev)  # SPEC §29.10: a refused event convicts its author
@@ -192,6 +202,11 @@ class Session:
                     + " ".join(f"#{h}" for h in self.book.refresh_due())
                     + ", so these shares would complete every seat's share of a card it was not shown "
                     "(SPEC §25.7)", seq=ev.seq, author=ev.author)
+            if kind == "refresh" and ev.kind == "hand-over":
+                raise UnexpectedKind(
+                    "a 'refresh' event is due, not 'hand-over': every other seat's share of "
+                    + " ".join(f"#{h}" for h in self.book.refresh_due())
+                    + " is in the log, so the leaver's share would expose it (SPEC §26.13)", seq=ev.seq, author=ev.author)
             raise UnexpectedKind(f"a {kind!r} event is due, not {ev.kind!r}", seq=ev.seq, author=ev.author)
         body, claimed_hash = ev.body, None
         if self.phase in HASHED_PHASES:
@@ -354,10 +369,45 @@ class Session:
                 self.leaving.append(seat)
                 if seat in self.dice.ledger.active:
                     self.dice.ledger.forfeit(seat)
+        self._next_hand_over()
+
+    def _next_hand_over(self) -> None:
+        """The first leaving seat's hand-over begins: the refreshes it needs, then its event."""
+        if self.leaving and self.book.current is None:
+            self.book.begin_hand_over(self.leaving[0], self.hand_over_handles())
+
+    # -- a dice withholder forfeits (SPEC §26.14) ----------------------------------------
+    def forfeit_lost(self, seat: int) -> list[int] | None:
+        """The cards a forfeit of `seat` would take out of play, or None when its silence at
+        this height must end the game by the abort: it is due a dice event (a withheld
+        link), no hand-over is under way, and the game has the hooks `can_forfeit` and
+        `forfeit` and agrees to drop every card that needed the seat's share."""
+        can, hook = getattr(self.rules, "can_forfeit", None), getattr(self.rules, "forfeit", None)
+        if (can is None or hook is None or self.phase != Phase.PLAY or self.leaving or self.dice is None
+                or self.dice.current is None or self.book.current is not None
+                or self.next_author() != self.seat_keys[seat] or len(self.dice.ledger.active) < 2):
+            return None
+        lost = self.book.needing(seat)
+        return lost if can(self.state, seat, tuple(lost)) else None
+
+    def _forfeit(self, seq: int, seat: int) -> None:
+        """The seat leaves without a hand-over: its logged shares are dropped into the cards
+        (they need the rest only), the cards only its share could open leave play by the
+        game's hook, the dice draw the roll in progress again without it (§33.5 rule 6)."""
+        lost = self.book.depart(seat)
+        self.dice.ledger.forfeit(seat)
+        self.dice.current = None        # the game says again which roll it waits for, if any
+        try:
+            self.rules.forfeit(self.state, seat, tuple(lost))
+        except GameRuleError as exc:    # can_forfeit said yes: a game that disagrees with itself
+            raise DeckCorrupted(f"the game refuses the forfeit of seat {seat} it allowed: {exc}", seq=seq) from None
+        self._version += 1
+        self._departures()
+        self._sync(seq)
 
     def hand_over_handles(self) -> list[int]:
         """The cards a leaving seat must hand over: those the game may still deal or reveal."""
-        return [h for h in self.rules.hidden_handles(self.state) if h in self.book.cipher]
+        return [h for h in self.rules.hidden_handles(self.state) if h in self.book.cipher and h not in self.book.lost]
 
     def _sync(self, seq: int) -> None:
         """Run the game forward over every deck operation whose obligations are met."""
@@ -408,7 +458,8 @@ class Session:
         self.book.accept_refresh(seq, self.seat_of[author], author, body["d"], body["p"], body["for"],
                                  own=self._own)
         self._sync(seq)
-        return (f"refresh {req.deck} for seat {req.seat}: " + " ".join(f"#{h}" for h in handles)
+        why = f"the hand-over of seat {req.seat}" if req.kind == DeckOp.HAND_OVER else f"{req.deck} for seat {req.seat}"
+        return (f"refresh {why}: " + " ".join(f"#{h}" for h in handles)
                 + f" (proof {'made' if self._own else 'checked'})")
 
     def _on_shares(self, seq: int, author: bytes, body: dict) -> str:
@@ -420,11 +471,12 @@ class Session:
         return f"shares {req.kind} {req.deck} to {to}: " + " ".join(f"#{h}" for h in req.handles)
 
     def _on_hand_over(self, seq: int, author: bytes, body: dict) -> str:
-        check_fields(body, {"s": want_list(), "m": want_list(), "r": want_list(), "for": want_list()}, seq, author)
+        check_fields(body, {"s": want_list(), "for": want_list()}, seq, author)
         seat = self.seat_of[author]
-        handles = self.hand_over_handles()
-        accept_hand_over(self.book, seq, seat, author, body, handles, own=self._own)
+        handles = self.book.hand_over_due()
+        accept_hand_over(self.book, seq, seat, author, body, own=self._own)
         self.leaving.remove(seat)
+        self._next_hand_over()
         self._sync(seq)
         return f"hand-over by seat {seat}: " + (" ".join(f"#{h}" for h in handles) or "no card")
 

@@ -81,6 +81,7 @@ class DeckBook:
         self.seen_c1: set[bytes] = set()    # C1 of every ciphertext a shuffle or refresh made
         self.current: _Progress | None = None
         self.departed: set[int] = set()     # seats that left and handed their part over (§26.13)
+        self.lost: set[int] = set()         # handles still needing a departed seat's share: never opened
 
     # -- obligations -------------------------------------------------------------------
     def begin(self, request: DeckRequest, seq: int | None = None) -> None:
@@ -93,6 +94,10 @@ class DeckBook:
             if missing:
                 raise DeckCorrupted(f"the game asks to {request.kind} {' '.join(f'#{h}' for h in missing)} "
                                     f"of {request.deck}, under no card of any deck", seq=seq)
+            lost = [h for h in request.handles if h in self.lost]
+            if lost:
+                raise DeckCorrupted(f"the game asks to {request.kind} {' '.join(f'#{h}' for h in lost)} "
+                                    f"of {request.deck}, which only a departed seat's share could open", seq=seq)
         refresh: tuple[int, ...] = ()
         if request.kind == "deal":
             # SPEC §25.7: the receiver's own share of a card already in the log would, with
@@ -112,6 +117,50 @@ class DeckBook:
                 start = tuple(self._source_card(h, request) for h in request.source)
             progress.deck = start  # a reshuffle's input is exactly the cards under its source handles
         self.current = progress
+
+    def remaining(self) -> list[int]:
+        return [s for s in range(len(self.publics)) if s not in self.departed]
+
+    # -- a seat leaving (SPEC §26.13) --------------------------------------------------
+    def begin_hand_over(self, seat: int, handles: Sequence[int]) -> None:
+        """The leaving seat's obligations: a `refresh` by every seat still here (the leaver
+        included) of each card whose current ciphertext carries the share of every seat but
+        the leaver, whose own share would complete it; then the leaver's `hand-over`."""
+        rest = [s for s in self.remaining() if s != seat]
+        refresh = tuple(h for h in handles if seat not in self.shares.get(h, {})
+                        and all(s in self.shares.get(h, {}) for s in rest))
+        refreshers = self.remaining() if refresh else []
+        self.current = _Progress(DeckRequest("hand-over", "hidden cards", tuple(handles), seat),
+                                 [*refreshers, seat], ["refresh"] * len(refreshers) + ["hand-over"],
+                                 refresh=refresh, fresh=[self.cipher[h] for h in refresh])
+
+    def hand_over_due(self) -> list[int]:
+        """The handles whose leaver's share the hand-over publishes: those of the game's
+        list whose current ciphertext does not carry it yet."""
+        req = self.current.request
+        return [h for h in req.handles if req.seat not in self.shares.get(h, {})]
+
+    def depart(self, seat: int) -> list[int]:
+        """The seat is gone: every card whose seat's share of its current C1 is in the log
+        drops it, (C1, C2 − D), and is then under the remaining seats' key; the seat is never
+        polled again and new decks use that key. Every other card under a ciphertext was
+        made while the seat was here and needs its share: those not shown to the table are
+        returned, and `lost` for good (a game must never deal or reveal them again)."""
+        lost = self.needing(seat)
+        for h, ct in self.cipher.items():
+            d = self.shares.get(h, {}).pop(seat, None)
+            if d is not None:
+                self.cipher[h] = mp.Ciphertext(ct.c1, g.sub(ct.c2, d))
+        self.lost.update(lost)
+        self.departed.add(seat)
+        self.joint_key = g.sub(self.joint_key, self.publics[seat])
+        return lost
+
+    def needing(self, seat: int) -> list[int]:
+        """The handles `depart(seat)` would lose: under a ciphertext, never shown, not lost
+        already, and the seat's share of the current C1 not in the log."""
+        return [h for h, ct in self.cipher.items()
+                if seat not in self.shares.get(h, {}) and h not in self.lost and ct.c1 not in self.shown]
 
     def stale(self, request: DeckRequest) -> tuple[int, ...]:
         """The handles of a deal whose current ciphertext already carries the receiver's own

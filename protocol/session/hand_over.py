@@ -1,88 +1,47 @@
 """A seat leaving the game hands its part of the hidden cards over (SPEC §26.13).
 
 Every card is encrypted under the joint key, the sum of every seat's public share, so a
-card cannot be decrypted without the share of a seat that left. Before the seat stops being
-polled, it writes one `hand-over` event for the handles the game says may still be dealt or
-revealed: for each card (C1, C2) its decryption share D = x·C1 with its Chaum-Pedersen proof,
-and the card re-masked under the remaining seats' key Y' = Y − Y_leaver,
+card cannot be opened without the share of a seat that left. Before the seat stops being
+polled it publishes, in one `hand-over` event, its decryption share D = x·C1 of each card
+the game may still deal or reveal whose current ciphertext does not carry its share yet.
+Every card whose leaver's share is in the log then drops it: (C1, C2 − D) is the same card
+under the remaining seats' key Y' = Y − Y_leaver (`DeckBook.depart`).
 
-    (C1 + r·G,  C2 − D + r·Y')      with a proof that log_G(r·G) = log_Y'(r·Y'),
-
-so the card keeps its handle and its identity and needs only the remaining seats' shares from
-then on. The fresh C1 makes every decryption share published for the old C1 useless (a card
-the leaver once held was dealt to it with the other seats' shares in the log; with its own
-share beside them it would open for anyone). The book then polls the remaining seats only.
-Cards already dealt to a remaining seat are not touched: their holder and a claim's check
-use the deal's shares, the leaver's among them.
+Publishing D can complete a card: a card the leaver once held was dealt to it with every
+other seat's share in the log. Such cards are first refreshed by every seat, the leaver
+included, in seat order (§25.11, the `refresh` events of a deal, §26.4), so the share
+answers a ciphertext of which no other share was ever published. One mechanism, the
+refresh, makes old shares useless both when a card changes hands and when a seat leaves.
 """
 from __future__ import annotations
 
-import struct
-from typing import Sequence
-
-from protocol.crypto import group as g
-from protocol.crypto import proofs
 from protocol.poker import deck as mp
 from protocol.session.dealing import DeckBook, share_context
-from protocol.session.errors import BadBody, BadShare
+from protocol.session.errors import BadBody
 
-__all__ = ["make_hand_over", "accept_hand_over", "remask_context"]
-
-
-def remask_context(game: bytes, seq: int, handle: int) -> bytes:
-    """Fiat-Shamir context of a re-mask proof: the game, the event height and the handle."""
-    return g.lp(b"p2p-asv/session-remask/v1", game, struct.pack(">Q", seq), struct.pack(">I", handle))
+__all__ = ["make_hand_over", "accept_hand_over"]
 
 
-def _remaining_key(book: DeckBook, seat: int) -> bytes:
-    return g.sub(book.joint_key, book.publics[seat])
+def make_hand_over(book: DeckBook, key: mp.KeyShare, seq: int, seat: int) -> dict:
+    """The body of this seat's hand-over: `s` its shares, `for` [handle, C1] of each."""
+    due = book.hand_over_due()
+    return {"s": [mp.decryption_share(key, book.cipher[h], share_context(book.game, seq, h),
+                                      book.names[seat]).to_bytes() for h in due],
+            "for": [[h, book.cipher[h].c1] for h in due]}
 
 
-def make_hand_over(book: DeckBook, key: mp.KeyShare, seq: int, seat: int, handles: Sequence[int]) -> dict:
-    """The body of this seat's hand-over: `s` its shares, `m` the re-masked cards, `r` the
-    re-mask proofs, `for` the handles, in order."""
-    rest = _remaining_key(book, seat)
-    shares, cards, remask = [], [], []
-    for h in handles:
-        ct = book.cipher[h]
-        share = mp.decryption_share(key, ct, share_context(book.game, seq, h), book.names[seat])
-        r = g.random_scalar()
-        d1, d2 = g.base_mul(r), g.mul(r, rest)
-        new = mp.Ciphertext(g.add(ct.c1, d1), g.add(g.sub(ct.c2, share.share), d2))
-        proof = proofs.prove_equal_dlog(r, rest, remask_context(book.game, seq, h), public=d1, share=d2)
-        shares.append(share.to_bytes())
-        cards.append(new.to_bytes())
-        remask.append(proof.to_bytes())
-    return {"s": shares, "m": cards, "r": remask, "for": list(handles)}
-
-
-def accept_hand_over(book: DeckBook, seq: int, seat: int, author: bytes, body: dict,
-                     handles: Sequence[int], *, own: bool = False) -> None:
-    """Check a hand-over against the handles the game names; then re-mask the cards, drop
-    the shares and holders of their old C1, take the seat out of every later operation and
-    the remaining seats' key for new decks. Refused with nothing changed."""
-    if body["for"] != list(handles):
-        raise BadBody(f'"for" must be the handles {list(handles)}, in order', seq=seq, author=author)
-    n = len(handles)
-    if not (len(body["s"]) == len(body["m"]) == len(body["r"]) == n):
-        raise BadBody(f'"s", "m" and "r" must hold one item per handle ({n})', seq=seq, author=author)
-    rest = _remaining_key(book, seat)
-    new_cards = []
-    for h, raw_share, raw_card, raw_proof in zip(handles, body["s"], body["m"], body["r"]):
-        d = book._verified_share(seq, seat, author, h, raw_share, own)
-        ct = book.cipher[h]
-        try:
-            new = mp.Ciphertext.from_bytes(raw_card)
-            if not own:
-                proof = proofs.Proof.from_bytes(raw_proof, "re-mask")
-                d1, d2 = g.sub(new.c1, ct.c1), g.sub(new.c2, g.sub(ct.c2, d))
-                proofs.verify_equal_dlog(d1, rest, d2, proof, remask_context(book.game, seq, h))
-        except (proofs.InvalidProof, ValueError) as exc:
-            raise BadShare(f"re-mask of #{h}: {exc}", seq=seq, author=author) from None
-        new_cards.append(new)
-    for h, new in zip(handles, new_cards):
-        book.cipher[h] = new
-        book.shares.pop(h, None)
-        book.dealt_to.pop(h, None)
-    book.departed.add(seat)
-    book.joint_key = rest
+def accept_hand_over(book: DeckBook, seq: int, seat: int, author: bytes, body: dict, *, own: bool = False) -> None:
+    """Check a hand-over against the cards the book says are due (every share's proof);
+    then the leaver's shares join the log's and the seat departs (`DeckBook.depart`).
+    Refused with nothing changed."""
+    due = book.hand_over_due()
+    if body["for"] != [[h, book.cipher[h].c1] for h in due]:
+        raise BadBody(f'"for" must be [handle, C1] of {" ".join(f"#{h}" for h in due) or "no card"}, in order',
+                      seq=seq, author=author)
+    if len(body["s"]) != len(due):
+        raise BadBody(f'"s" must hold one share per handle ({len(due)})', seq=seq, author=author)
+    verified = [book._verified_share(seq, seat, author, h, raw, own) for h, raw in zip(due, body["s"])]
+    for h, d in zip(due, verified):
+        book.shares.setdefault(h, {})[seat] = d
+    book.current = None
+    book.depart(seat)

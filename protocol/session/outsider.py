@@ -3,9 +3,11 @@ a published decryption share from every seat.
 
 No rules engine and no deck bookkeeping: the seats are the authors of the `key-reveal`
 events, the ciphertexts are the outputs of the `shuffle` and `refresh` events (their `d`),
-and each `shares` event says which ciphertext each share answers (`for` = [handle, C1],
-SPEC §26.4). Wherever the shares of all seats of one C1 are in the log, anyone computes
-the card as C2 − ΣD. The invariant of §25.7 is that this happens only for cards shown to
+and each `shares` or `hand-over` event says which ciphertext each share answers (`for` =
+[handle, C1], SPEC §26.4, §26.13). Wherever the shares of all seats of one C1 are in the
+log, anyone computes the card as C2 − ΣD; "all seats" are those still in the game when the
+ciphertext was made (a seat that left, by a `hand-over` or a `forfeit`, is needed only by
+the ciphertexts made before it left). The invariant of §25.7 is that this happens only for cards shown to
 the table; `asv verify` (protocol/session/verify.py) and the leak measure
 (benchmarks/outsider_reads.py) use this reader. Shares are not checked here: share_check.py
 and a full replay do that.
@@ -40,6 +42,8 @@ class OutsiderReader:
         self.seats: list[bytes] = []                 # key-reveal authors: seat order
         self.c2: dict[bytes, bytes] = {}             # C1 -> C2 of every ciphertext in the log
         self.shares: dict[bytes, dict[bytes, bytes]] = {}   # C1 -> author -> D
+        self.needed: dict[bytes, frozenset[bytes]] = {}     # C1 -> the seats in the game when it was made
+        self.departed: set[bytes] = set()
         self.read: list[ReadableCard] = []
 
     def add(self, ev: SignedEvent) -> list[ReadableCard]:
@@ -47,11 +51,18 @@ class OutsiderReader:
         if ev.kind == "key-reveal":
             self.seats.append(ev.author)
         elif ev.kind in ("shuffle", "refresh") and isinstance(body.get("d"), bytes):
-            d = body["d"]
+            d, present = body["d"], frozenset(self.seats) - self.departed
             for i in range(0, len(d) - mp.CIPHERTEXT_BYTES + 1, mp.CIPHERTEXT_BYTES):
                 self.c2[d[i:i + 32]] = d[i + 32:i + 64]
+                self.needed.setdefault(d[i:i + 32], present)
         elif ev.kind == "shares":
             return self._shares(ev, body)
+        elif ev.kind == "hand-over":
+            out = self._shares(ev, body)
+            self.departed.add(ev.author)
+            return out
+        elif ev.kind == "forfeit" and isinstance(body.get("silent"), bytes):
+            self.departed.add(body["silent"])
         return []
 
     def _shares(self, ev: SignedEvent, body: dict) -> list[ReadableCard]:
@@ -64,23 +75,25 @@ class OutsiderReader:
                 continue
             handle, c1 = item
             known = self.shares.setdefault(c1, {})
-            complete_before = self._complete(known)
+            complete_before = self._complete(c1, known)
             known[ev.author] = raw[:32]
-            if complete_before or not self._complete(known) or c1 not in self.c2:
+            if complete_before or not self._complete(c1, known) or c1 not in self.c2:
                 continue
             card = ReadableCard(ev.seq, ev.author, handle, c1, self._decode(c1, known))
             out.append(card)
         self.read.extend(out)
         return out
 
-    def _complete(self, known: dict[bytes, bytes]) -> bool:
-        return bool(self.seats) and all(s in known for s in self.seats)
+    def _complete(self, c1: bytes, known: dict[bytes, bytes]) -> bool:
+        needed = self.needed.get(c1, frozenset(self.seats))
+        return bool(needed) and all(s in known for s in needed)
 
     def _decode(self, c1: bytes, known: dict[bytes, bytes]) -> str | None:
         if self.table is None:
             return None
         try:
-            point = mp.combine_shares(mp.Ciphertext(c1, self.c2[c1]), [known[s] for s in self.seats])
+            needed = self.needed.get(c1, frozenset(self.seats))
+            point = mp.combine_shares(mp.Ciphertext(c1, self.c2[c1]), [known[s] for s in self.seats if s in needed])
             label = self.table.label_of(point)
         except (mp.UnknownCard, g.GroupError, ValueError):
             return None

@@ -160,7 +160,7 @@ class SessionPeer(Session):
         if kind == EventKind.SHARES:
             return {"s": self.book.make_shares(self._key, seq, self.seat), "for": self.book.answered()}
         if kind == EventKind.HAND_OVER:
-            return make_hand_over(self.book, self._key, seq, self.seat, self.hand_over_handles())
+            return make_hand_over(self.book, self._key, seq, self.seat)
         if kind == EventKind.DICE_CHAIN:
             body = self._dice_seat.chain_body(self.dice.ledger)
             self._keep(self._dice_seat.secret_entry(body["gen"]))   # the seed before the head is sent

@@ -43,6 +43,7 @@ class EventKind(_WireName):
     DICE_OPEN = "dice-open"
     HAND_OVER = "hand-over"         # a seat the game removed (§26.13)
     ABORT = "abort"
+    FORFEIT = "forfeit"             # a dice withholder voted out, the game goes on (§33.8, §26.14)
     HALT = "halt"
     VOTE = "abort-vote"             # statements about a height, never chain events (§29.6)
     REFUSE = "abort-refuse"
@@ -58,3 +59,4 @@ class DeckOp(_WireName):
     SHUFFLE = "shuffle"             # fill fresh handles from labels or from source handles
     REVEAL = "reveal"               # the cards become public
     DEAL = "deal"                   # the cards are revealed to one seat alone
+    HAND_OVER = "hand-over"         # never asked by a game: the session's own, a seat leaving (§26.13)

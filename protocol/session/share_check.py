@@ -1,6 +1,6 @@
 """Check the decryption shares of a log without the game's rules (SPEC §26.4).
 
-Every `shares` event says what it answers: `for` = [handle, C1] per share. With the key
+Every `shares` and `hand-over` event says what it answers: `for` = [handle, C1] per share. With the key
 shares Y_i published in the `key-reveal` events, a third party holding only the log checks
 each share's Chaum-Pedersen proof for the statement (Y_i, C1, D_i) under the context of
 §26.4; it needs no rules engine and no deck bookkeeping. (That C1 is the ciphertext under
@@ -29,13 +29,14 @@ class ShareCheck:
 
 
 def check_shares(events: list[SignedEvent]) -> ShareCheck:
-    """Check every share of every `shares` event in `events` (a game's chain, in order)."""
+    """Check every share of every `shares` and `hand-over` event in `events` (a game's
+    chain, in order)."""
     publics: dict[bytes, bytes] = {}
     out = ShareCheck()
     for ev in events:
         if ev.kind == EventKind.KEY_REVEAL and isinstance(ev.body.get("k"), bytes):
             publics[ev.author] = ev.body["k"][:32]
-        if ev.kind != EventKind.SHARES:
+        if ev.kind not in (EventKind.SHARES, EventKind.HAND_OVER):   # both say what they answer (§26.13)
             continue
         shares, answered = ev.body.get("s"), ev.body.get("for")
         name = fingerprint(ev.author)

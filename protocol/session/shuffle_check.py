@@ -6,7 +6,9 @@ ciphertext an earlier shuffle or refresh of the log made, or a face-up card's pu
 encryption, C1 = G, whose card anyone reads as C2 − Y); every later shuffle takes the previous shuffle's output. A `refresh`
 names its input card in `for`. With the joint key from the `key-reveal` events, a third
 party holding only the log checks every proof; it needs no rules engine and no deck
-bookkeeping. (That the input is the cards under the right handles is what a full replay
+bookkeeping. A seat that leaves (`hand-over`, `forfeit`, §26.13) leaves the joint key, and
+every card whose share of it is in the log drops that share, (C1, C2 − D), as the replay
+does; later refreshes name those cards as their input. (That the input is the cards under the right handles is what a full replay
 adds, SPEC §26.10.)
 """
 from __future__ import annotations
@@ -44,9 +46,25 @@ class _Checker:
         self.made: dict[bytes, mp.Ciphertext] = {}     # C1 -> every ciphertext the log made
         self.last: list[mp.Ciphertext] | None = None   # the previous shuffle's output
         self.out = ShuffleCheck()
+        self.seats: list[bytes] = []                   # key-reveal authors, seat order
+        self.departed: set[bytes] = set()
+        self.shares: dict[bytes, dict[bytes, bytes]] = {}   # C1 -> author -> D
 
     def joint(self) -> bytes:
-        return g.sum_points(self.publics)
+        return g.sum_points([y for k, y in zip(self.seats, self.publics) if k not in self.departed])
+
+    def record_shares(self, ev: SignedEvent) -> None:
+        for raw, item in zip(ev.body.get("s") or [], ev.body.get("for") or []):
+            if isinstance(raw, bytes) and isinstance(item, list) and len(item) == 2:
+                self.shares.setdefault(item[1], {})[ev.author] = raw[:32]
+
+    def depart(self, seat: bytes) -> None:
+        """The seat's share leaves every card whose share of it is in the log (§26.13)."""
+        self.departed.add(seat)
+        for c1, ct in self.made.items():
+            d = self.shares.get(c1, {}).get(seat)
+            if d is not None:
+                self.made[c1] = mp.Ciphertext(c1, g.sub(ct.c2, d))
 
     def shuffle(self, ev: SignedEvent) -> None:
         body = ev.body
@@ -94,6 +112,14 @@ def check_shuffles(events: list[SignedEvent]) -> ShuffleCheck:
         try:
             if ev.kind == "key-reveal" and isinstance(ev.body.get("k"), bytes):
                 checker.publics.append(g.validate_point(ev.body["k"][:32]))
+                checker.seats.append(ev.author)
+            elif ev.kind == "shares":
+                checker.record_shares(ev)
+            elif ev.kind == "hand-over":
+                checker.record_shares(ev)
+                checker.depart(ev.author)
+            elif ev.kind == "forfeit" and isinstance(ev.body.get("silent"), bytes):
+                checker.depart(ev.body["silent"])
             elif ev.kind == "shuffle":
                 checker.shuffle(ev)
             elif ev.kind == "refresh":

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from cli.games.table import game_options
 from protocol.session import CHANCE, DeckRequest, DiceRequest, GameRuleError
-from space_trading_race import TradingRaceError, apply, new_game, parse_action, to_move
+from space_trading_race import TradingRaceError, apply, leave, new_game, parse_action, to_move
 from space_trading_race.actions import Action, ChanceDeal, ChanceDice, ChanceShuffle, Claim
 from space_trading_race.missions import MISSION_SLUGS
 from space_trading_race.state import CHANCE as ENGINE_CHANCE
@@ -23,7 +23,7 @@ from .outcome import result_of
 
 __all__ = ["RULES_NAME", "TradingRaceRules", "mission_label"]
 
-RULES_NAME = "space-trading-race/3"   # /1 drew its dice from shuffled decks of faces; /3: ristretto255
+RULES_NAME = "space-trading-race/4"   # /1 dice from decks of faces; /3 ristretto255; /4 hand-over by refresh (§59.5)
 assert ENGINE_CHANCE == CHANCE
 MISSION_PREFIX = "mission"
 
@@ -103,6 +103,26 @@ class TradingRaceRules:
         """The missions that may still be dealt: the pile. Hands are dealt already, and a
         seat that is out retires its own card unseen (SPEC §56.3)."""
         return tuple(state.deck)
+
+    def can_forfeit(self, state: State, seat: int, lost: Sequence[int]) -> bool:
+        """A seat the session removes for withholding a die link (SPEC §26.14, §59.6) may go
+        when the game is in play, it is still in, and every card that needed its share is in
+        the pile or is its own mission: those leave play unseen, the game goes on."""
+        return (state.phase == "play" and not state.over and 0 <= seat < state.players and state.alive[seat]
+                and all(h in state.deck or h == state.hand[seat] for h in lost))
+
+    def forfeit(self, state: State, seat: int, lost: Sequence[int]) -> None:
+        """The pile cards only the seat's share could open are retired unseen (no exchange
+        can deal them), then the seat leaves as the engine's `leave` says (SPEC §56.5)."""
+        if not self.can_forfeit(state, seat, lost):
+            raise GameRuleError(f"seat {seat} cannot forfeit now")
+        gone = [h for h in state.deck if h in lost]
+        state.deck = [h for h in state.deck if h not in lost]
+        state.retired.extend(gone)
+        try:
+            leave(state, seat)
+        except TradingRaceError as exc:
+            raise GameRuleError(str(exc)) from None
 
     def state_hash(self, state: State) -> bytes:
         return bytes.fromhex(state.hash())
