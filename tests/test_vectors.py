@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MANIFEST_DATA = json.loads((HERE / MANIFEST).read_text())
 VECTORS = MANIFEST_DATA["vectors"]
 KAT = json.loads((HERE / KAT_FILE).read_text())
-TAMPERS = {"flip-header", "flip-record", "flip-resealed", "cut", "pad", "splice", "reorder", "duplicate",
+TAMPERS = {"flip-header", "flip-record", "flip-resealed", "cut", "pad", "splice", "reorder", "duplicate", "equivocation",
            "re-sign", "re-sign-state", "foreign-key", "wrong-key-proof", "wrong-proof", "wrong-share"}
 DECKLESS = {"space-walk"}          # no decks (SPEC §47.2): nothing shuffled, no share to spoil
 

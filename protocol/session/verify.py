@@ -40,7 +40,7 @@ class VerifyReport:
     reason: str | None = None
     aborted: str | None = None           # the abort record's note, when a silent peer was named (SPEC §29.6)
     halted: str | None = None            # the halt record's note, when a refused event convicts (SPEC §29.10)
-    culprit: dict | None = None          # {"seq", "author", "reason"} of the convicted event's author
+    culprit: dict | None = None          # {"seq", "author", "reason", "kind", "spec"} of the convicted event
     players: list[str] = field(default_factory=list)  # fingerprints, seat order (lobby order before seating)
     kind: str | None = None              # the error's class, when invalid (SPEC §36.3)
     spec: str | None = None              # the SPEC section the error enforces, when invalid

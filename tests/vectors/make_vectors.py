@@ -232,6 +232,10 @@ def tampers(key: str, records: list[bytes], donor: list[bytes], game: bytes) -> 
         "WrongGame", 3)
     add("reorder", "records 3 and 4 swapped", records[:3] + [records[4], records[3]] + records[5:6], "OutOfOrder", 3)
     add("duplicate", "record 3 written again after itself", records[:4] + [records[3]], "ReplayedEvent", 4)
+    fork = resign(records[3], author(3), lambda b: spoil_bin(b, sorted(k for k in b if isinstance(b[k], bytes))[0],
+                                                             None, 0))
+    add("equivocation", "after record 3, a second event its author signed for the same seq (one bit of a field "
+        "changed)", records[:4] + [fork], "Equivocation", 4)
     name_change = resign(records[1], author(1), lambda b: b.update(name="mallory"))
     add("re-sign", "record 1 (a hello) edited and signed again by its own author: it verifies, record 2 no "
         "longer chains to it", records[:1] + [name_change] + records[2:3], "BrokenChain", 2)
