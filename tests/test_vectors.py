@@ -31,9 +31,9 @@ from tests.vectors import kat
 from tests.vectors.make_vectors import EXPECTED_FIELDS, GAMES, HERE, KAT_FILE, MANIFEST, expected, generate
 
 ROOT = Path(__file__).resolve().parents[1]
-MANIFEST_DATA = json.loads((HERE / MANIFEST).read_text())
+MANIFEST_DATA = json.loads((HERE / MANIFEST).read_text(encoding="utf-8"))
 VECTORS = MANIFEST_DATA["vectors"]
-KAT = json.loads((HERE / KAT_FILE).read_text())
+KAT = json.loads((HERE / KAT_FILE).read_text(encoding="utf-8"))
 TAMPERS = {"flip-header", "flip-record", "flip-resealed", "cut", "pad", "splice", "reorder", "duplicate", "equivocation",
            "re-sign", "re-sign-state", "foreign-key", "wrong-key-proof", "wrong-proof", "wrong-share"}
 DECKLESS = {"space-walk"}          # no decks (SPEC §47.2): nothing shuffled, no share to spoil
@@ -121,7 +121,7 @@ def test_every_error_verify_can_report_names_a_spec_section_that_exists():
     import protocol.session  # noqa: F401 - loads every session error (the peer's, the lobby's)
     import protocol.session.lobby  # noqa: F401
     import protocol.session.peer  # noqa: F401
-    headings = set(re.findall(r"^#{2,3} (§\d+(?:\.\d+)*) ", (ROOT / "SPEC.md").read_text(), re.MULTILINE))
+    headings = set(re.findall(r"^#{2,3} (§\d+(?:\.\d+)*) ", (ROOT / "SPEC.md").read_text(encoding="utf-8"), re.MULTILINE))
     classes = {EventError, LogError} | _subclasses(EventError) | _subclasses(LogError)
     assert len(classes) > 30
     for cls in classes:

@@ -46,7 +46,8 @@ KAT_FILE = "kat.json"
 # that wrote them (a real log names its program, SPEC §23.2).
 VECTOR_PROGRAM = "p2p-asv test-vectors (lock 000000000000, Python 0.0.0)"
 # Fields of `asv verify --json` a vector fixes. Left out: `reason` and `names`, free text
-# (SPEC §36.3); the culprit's `reason` likewise.
+# (SPEC §36.3); the culprit's `reason` likewise; of the notes `aborted` and `halted`, only
+# whether there is one.
 EXPECTED_FIELDS = ("valid", "exit_code", "game_id", "events", "head", "finished", "scores", "winners",
                    "aborted", "halted", "culprit", "players", "program", "log_format",
                    "seq", "author", "kind", "spec", "readable")
@@ -286,6 +287,9 @@ def verify_json(path: Path) -> dict:
 def expected(report: dict) -> dict:
     """The fields of a verify report a vector fixes (SPEC §36.3)."""
     out = {k: report[k] for k in EXPECTED_FIELDS if k in report}
+    for note in ("aborted", "halted"):     # a note for people: whether there is one is fixed
+        if note in out:
+            out[note] = out[note] is not None
     if out.get("culprit"):
         out["culprit"] = {k: out["culprit"][k] for k in CULPRIT_FIELDS}
     return out
@@ -337,8 +341,8 @@ def generate(root: Path = HERE) -> dict:
                          "`reason` and `names` are free text and not fixed). Written by "
                          "tests/vectors/make_vectors.py.",
                 "program": VECTOR_PROGRAM, "fields": list(EXPECTED_FIELDS), "vectors": entries}
-    (root / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    (root / KAT_FILE).write_text(json.dumps(kat.transcripts(), indent=1, sort_keys=True) + "\n")
+    (root / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    (root / KAT_FILE).write_text(json.dumps(kat.transcripts(), indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
     return manifest
 
 
