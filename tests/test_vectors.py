@@ -121,7 +121,8 @@ def test_every_error_verify_can_report_names_a_spec_section_that_exists():
     import protocol.session  # noqa: F401 - loads every session error (the peer's, the lobby's)
     import protocol.session.lobby  # noqa: F401
     import protocol.session.peer  # noqa: F401
-    headings = set(re.findall(r"^#{2,3} (§\d+(?:\.\d+)*) ", (ROOT / "SPEC.md").read_text(encoding="utf-8"), re.MULTILINE))
+    spec = (ROOT / "SPEC.md").read_text(encoding="utf-8")
+    headings = set(re.findall(r"^#{2,3} (§\d+(?:\.\d+)*) ", spec, re.MULTILINE))
     classes = {EventError, LogError} | _subclasses(EventError) | _subclasses(LogError)
     assert len(classes) > 30
     for cls in classes:

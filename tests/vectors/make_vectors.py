@@ -341,8 +341,9 @@ def generate(root: Path = HERE) -> dict:
                          "`reason` and `names` are free text and not fixed). Written by "
                          "tests/vectors/make_vectors.py.",
                 "program": VECTOR_PROGRAM, "fields": list(EXPECTED_FIELDS), "vectors": entries}
-    (root / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-    (root / KAT_FILE).write_text(json.dumps(kat.transcripts(), indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    for name, data in ((MANIFEST, manifest), (KAT_FILE, kat.transcripts())):
+        text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        (root / name).write_text(text, encoding="utf-8")
     return manifest
 
 
