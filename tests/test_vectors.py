@@ -26,7 +26,7 @@ from protocol.net.secure import FrameOpener, derive_keys
 from protocol.poker import deck as mp
 from protocol.poker import keys
 from protocol.poker.cards import Ciphertext
-from protocol.poker.shuffle_proof import verify_shuffle
+from protocol.poker.shuffle_proof import ShuffleProofError, verify_shuffle
 from tests.vectors import kat
 from tests.vectors.make_vectors import EXPECTED_FIELDS, GAMES, HERE, KAT_FILE, MANIFEST, expected, generate
 
@@ -181,7 +181,7 @@ def test_joint_key_shuffle_and_share_transcripts_verify():
     deck = [Ciphertext.from_bytes(bytes.fromhex(c)) for c in s["before"]]
     after = [Ciphertext.from_bytes(bytes.fromhex(c)) for c in s["after"]]
     verify_shuffle(deck, after, bytes.fromhex(s["proof"]), bytes.fromhex(s["joint_key"]), bytes.fromhex(s["context"]))
-    with pytest.raises(Exception):
+    with pytest.raises(ShuffleProofError):
         verify_shuffle(deck, after[::-1], bytes.fromhex(s["proof"]), bytes.fromhex(s["joint_key"]),
                        bytes.fromhex(s["context"]))
     d = KAT["share"]
