@@ -21,9 +21,13 @@ from protocol.session.errors import CardExposed
 from protocol.session.outsider import OutsiderReader
 from protocol.session.phases import ENDED
 
-__all__ = ["error_spec", "VerifyReport", "LogChecker", "verify_log", "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
+__all__ = ["FILE_FIELDS", "error_spec", "VerifyReport", "LogChecker", "verify_log",
+           "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNFINISHED = 0, 1, 2
+# Fields that describe the log file rather than the game (SPEC §23.2): a watcher, fed the
+# events over the network, has no file and leaves them null.
+FILE_FIELDS = ("program", "log_format")
 
 
 @dataclass
