@@ -12,6 +12,10 @@ from protocol.fingerprint import fingerprint
 class ProtocolError(Exception):
     """Base of every protocol-layer error."""
 
+    # The SPEC section the error enforces: `asv verify` prints it with the error (SPEC §36.3);
+    # every error it can report sets its own (tests/test_vectors.py checks each one).
+    spec: str | None = None
+
 
 # --- SPEC §21 codec -------------------------------------------------------------------
 
@@ -62,6 +66,7 @@ def _short_author(author: bytes | None) -> str:
 
 class EventError(ProtocolError):
     """An event is unacceptable. Names the height (seq), the author and the reason."""
+    spec = "§22.8"   # the SPEC section it enforces (§36.3)
 
     def __init__(self, reason: str, *, seq: int | None = None, author: bytes | None = None) -> None:
         self.reason = reason
@@ -73,34 +78,42 @@ class EventError(ProtocolError):
 
 class MalformedEvent(EventError):
     """The wire bytes are not a well-formed event (codec, fields, types, sizes)."""
+    spec = "§22.5"   # the SPEC section it enforces (§36.3)
 
 
 class ForgedSignature(EventError, BadSignature):
     """The event's signature does not verify against its stated author."""
+    spec = "§22.3"   # the SPEC section it enforces (§36.3)
 
 
 class WrongGame(EventError):
     """The event belongs to another game id."""
+    spec = "§22.5"   # the SPEC section it enforces (§36.3)
 
 
 class WrongAuthor(EventError):
     """The author is not allowed to write at this height."""
+    spec = "§22.6"   # the SPEC section it enforces (§36.3)
 
 
 class BrokenChain(EventError):
     """`prev` is not the hash of the event at the previous height."""
+    spec = "§22.6"   # the SPEC section it enforces (§36.3)
 
 
 class OutOfOrder(EventError):
     """The event's seq is not the chain's next height."""
+    spec = "§22.6"   # the SPEC section it enforces (§36.3)
 
 
 class ReplayedEvent(OutOfOrder):
     """The exact event is already in the chain at its height (harmless duplicate)."""
+    spec = "§22.6"   # the SPEC section it enforces (§36.3)
 
 
 class Equivocation(EventError):
     """Its author signed two different events for one (game, seq). Carries `.proof`."""
+    spec = "§22.7"   # the SPEC section it enforces (§36.3)
 
     def __init__(self, reason: str, *, seq: int, author: bytes, proof: object) -> None:
         super().__init__(reason, seq=seq, author=author)
@@ -124,6 +137,7 @@ class LogError(ProtocolError):
     """A log or secrets file is damaged. `offset` is the byte offset of the problem,
     `record_index` the 0-based index of the record that could not be read (equal to the
     number of valid records before it)."""
+    spec = "§23.4"   # the SPEC section it enforces (§36.3)
 
     def __init__(self, reason: str, *, path: str | None = None, offset: int | None = None,
                  record_index: int | None = None) -> None:
@@ -143,19 +157,24 @@ class LogError(ProtocolError):
 
 class BadHeader(LogError):
     """The file header (magic, version, game id, header CRC) is invalid."""
+    spec = "§23.2"   # the SPEC section it enforces (§36.3)
 
 
 class TornRecord(LogError):
     """The final record is cut short (an interrupted append). Earlier records are intact."""
+    spec = "§23.4"   # the SPEC section it enforces (§36.3)
 
 
 class TrailingGarbage(LogError):
     """Bytes at `offset` do not start a valid record header; nothing after can be framed."""
+    spec = "§23.4"   # the SPEC section it enforces (§36.3)
 
 
 class CorruptRecord(LogError):
     """A record is framed correctly but its body CRC does not match (media error or tampering)."""
+    spec = "§23.3"   # the SPEC section it enforces (§36.3)
 
 
 class UnsafePermissions(LogError, KeyFileError):
     """A private file (key or secrets) is readable or writable by group or others."""
+    spec = "§23.5"   # the SPEC section it enforces (§36.3)

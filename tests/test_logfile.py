@@ -11,7 +11,7 @@ from protocol.errors import EventError, LogError, ProtocolError
 from protocol.log.events import ZERO_HASH, BrokenChain, WrongAuthor, WrongGame, sign_event
 from protocol.crypto import Identity
 from protocol.log.logfile import (
-    BadHeader, CorruptRecord, LogWriter, SecretsFile, TornRecord, TrailingGarbage,
+    _record, BadHeader, CorruptRecord, LogWriter, SecretsFile, TornRecord, TrailingGarbage,
     UnsafePermissions, load_chain, read_log, scan_log, secrets_path,
 )
 
@@ -30,26 +30,83 @@ def events(n, game=GAME):
     return out
 
 
-def write_log(path, evs, game=GAME):
-    with LogWriter(path, game) as w:
+PROGRAM = "p2p-asv 0.1.0 (lock 0123456789ab, Python 3.11.7)"
+
+
+def write_log(path, evs, game=GAME, program=PROGRAM):
+    with LogWriter(path, game, program=program) as w:
         for ev in evs:
             w.append(ev.wire)
     return path
 
 
 def test_header_kat(tmp_path):
-    """SPEC §23.2: magic, version, game id length, game id, CRC32 of the preceding bytes."""
+    """SPEC §23.2: magic, version 2, game id length, game id, program length, program line,
+    CRC32 of the preceding bytes."""
     path = write_log(tmp_path / "g.asvlog", [])
     raw = path.read_bytes()
-    head = b"ASVLOG\x01\x20" + GAME
+    named = PROGRAM.encode()
+    head = b"ASVLOG\x02\x20" + GAME + bytes((len(named),)) + named
     assert raw == head + struct.pack(">I", zlib.crc32(head))
-    assert len(raw) == 44
+    assert len(raw) == 45 + len(named)
+    scan = scan_log(path)
+    assert (scan.program, scan.format_version, scan.header_size) == (PROGRAM, 2, len(raw))
+
+
+def test_a_new_log_names_the_program_that_wrote_it(tmp_path):
+    """SPEC §23.2, §30.1: by default the header names this program: its version and lock hash."""
+    from protocol.log.program import lock_hash, log_program_line, project_version
+    path = tmp_path / "g.asvlog"
+    with LogWriter(path, GAME) as w:
+        assert w.program == log_program_line()
+    line = scan_log(path).program
+    assert line.startswith(f"p2p-asv {project_version()} (lock {lock_hash()}, Python ")
+    with LogWriter(path, GAME, program="another program") as w:   # an existing file keeps its header
+        assert w.program == line
+
+
+@pytest.mark.parametrize("program", ["", "x" * 256, "bell\x07", "line\nbreak", "c1\x85"])
+def test_a_program_line_that_cannot_be_printed_or_does_not_fit_is_refused(tmp_path, program):
+    with pytest.raises(ValueError):
+        LogWriter(tmp_path / "g.asvlog", GAME, program=program)
+    assert not (tmp_path / "g.asvlog").exists()
+
+
+def v1_log(path, evs, game=GAME):
+    """A log as format version 1 wrote it (SPEC §23.2): no program line."""
+    head = b"ASVLOG\x01" + bytes((len(game),)) + game
+    path.write_bytes(head + struct.pack(">I", zlib.crc32(head)) + b"".join(_record(ev.wire) for ev in evs))
+    return path
+
+
+def test_a_version_1_log_is_read_with_no_program_and_appended_to_as_version_1(tmp_path):
+    """SPEC §23.2: version 1 headers are read (the records are the same); the writer keeps
+    the header a file has, so a resumed version 1 log stays version 1."""
+    evs = events(4)
+    path = v1_log(tmp_path / "old.asvlog", evs[:3])
+    scan = scan_log(path)
+    assert (scan.program, scan.format_version, scan.header_size) == (None, 1, 28 + 16)
+    assert load_chain(path).head == evs[2].hash
+    with LogWriter(path, GAME) as w:
+        assert w.program is None and w.count == 3
+        w.append(evs[3].wire)
+        w.truncate(2)                      # the header's size is the file's own
+    assert read_log(path) == [e.wire for e in evs[:2]] and path.read_bytes()[6] == 1
+
+
+def test_truncate_keeps_a_version_2_header_whole(tmp_path):
+    evs = events(3)
+    path = write_log(tmp_path / "g.asvlog", evs)
+    with LogWriter(path, GAME) as w:
+        w.truncate(1)
+    assert read_log(path) == [evs[0].wire] and scan_log(path).program == PROGRAM
 
 
 def test_record_layout(tmp_path):
     """SPEC §23.3: length, CRC32(length), wire bytes, CRC32(wire)."""
     ev = events(1)[0]
-    raw = write_log(tmp_path / "g.asvlog", [ev]).read_bytes()[44:]
+    path = write_log(tmp_path / "g.asvlog", [ev])
+    raw = path.read_bytes()[scan_log(path).header_size:]
     length = struct.pack(">I", len(ev.wire))
     assert raw == length + struct.pack(">I", zlib.crc32(length)) + ev.wire + struct.pack(">I", zlib.crc32(ev.wire))
 
@@ -214,9 +271,13 @@ def test_load_chain_applies_author_rule(tmp_path):
 def test_bad_headers(tmp_path):
     path = write_log(tmp_path / "g.asvlog", [])
     good = path.read_bytes()
-    for raw, why in [(b"", "shorter"), (b"ASVLOX" + good[6:], "magic"), (good[:6] + b"\x02" + good[7:], "version"),
-                     (good[:7] + b"\x11" + good[8:], "length"), (good[:20], "cut short"),
-                     (good[:10] + b"\x00" + good[11:], "CRC")]:
+    named = 8 + len(GAME)                  # the program line's length byte
+    bad_utf8 = good[:named + 1] + b"\xff" + good[named + 2:-4]
+    bad_utf8 += struct.pack(">I", zlib.crc32(bad_utf8))
+    for raw, why in [(b"", "shorter"), (b"ASVLOX" + good[6:], "magic"), (good[:6] + b"\x03" + good[7:], "version"),
+                     (good[:7] + b"\x11" + good[8:], "length"), (good[:20], "cut short"), (good[:named], "cut short"),
+                     (good[:named] + b"\xff" + good[named + 1:], "cut short"),
+                     (good[:10] + b"\x00" + good[11:], "CRC"), (bad_utf8, "UTF-8")]:
         path.write_bytes(raw)
         with pytest.raises(BadHeader, match=why):
             read_log(path)

@@ -42,15 +42,20 @@ def run(args) -> int:
         print(f"game {report.game_id}  head {report.head}")
     else:
         where = "?" if report.seq is None else report.seq
-        print(f"INVALID at seq {where} by {report.author or '?'}: {report.reason}")
+        print(f"INVALID at seq {where} by {report.author or '?'}: {report.reason}"
+              + (f" (SPEC {report.spec})" if report.spec else ""))
         print(f"{report.events} events accepted before it; head {report.head}")
+    print(f"written by: {report.program}" if report.program is not None else
+          f"written by: not named (log format {report.log_format}, from before logs named their program)"
+          if report.log_format is not None else "written by: not known (no header read)")
     if report.players:
         print("players (seat order): " + ", ".join(players(session, game.seat_colours)))
     if report.valid and report.aborted:
         print(f"game aborted: {report.aborted[len('abort: '):]}")
     if report.valid and report.culprit:
         c = report.culprit
-        print(f"game halted: {c['author']} signed a refused event at seq {c['seq']}: {c['reason']}")
+        print(f"game halted: {c['author']} signed a refused event at seq {c['seq']}: {c['reason']}"
+              + (f" (SPEC {c['spec']})" if c.get("spec") else ""))
     if report.valid and report.scores is not None:
         named = players(session, game.seat_colours)
         if len(named) == len(report.scores):      # 'scores: blue alice 62, green bob 101'

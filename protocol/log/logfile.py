@@ -2,7 +2,9 @@
 
 Layout (all integers big-endian):
 
-    header = magic(6) | format version u8 | game id length u8 | game id | CRC32(header so far) u32
+    header v2 = magic(6) | 2 u8 | game id length u8 | game id | program length u8 | program (UTF-8)
+                | CRC32(header so far) u32
+    header v1 = magic(6) | 1 u8 | game id length u8 | game id | CRC32(header so far) u32   (read only)
     record = length u32 | CRC32(length bytes) u32 | payload | CRC32(payload) u32
 
 The framing CRCs tell a torn write (an interrupted append: the file simply ends early)
@@ -23,16 +25,19 @@ from protocol.errors import (
     BadHeader, CodecError, CorruptRecord, LogError, TornRecord, TrailingGarbage, UnsafePermissions,
 )
 from protocol.log.events import GAME_ID_SIZES, MAX_EVENT_SIZE, AuthorRule, Chain, parse_event
+from protocol.log.program import MAX_PROGRAM_BYTES, log_program_line
 
 __all__ = [
-    "LOG_MAGIC", "SECRETS_MAGIC", "NO_FSYNC_VARIABLE", "FORMAT_VERSION", "MAX_RECORD_SIZE", "RECORD_OVERHEAD",
+    "LOG_MAGIC", "SECRETS_MAGIC", "NO_FSYNC_VARIABLE", "FORMAT_VERSION", "READ_VERSIONS", "check_program",
+    "MAX_RECORD_SIZE", "RECORD_OVERHEAD",
     "LogScan", "scan_log", "read_log", "load_chain", "LogWriter", "SecretsFile", "secrets_path",
     "LogError", "BadHeader", "TornRecord", "TrailingGarbage", "CorruptRecord", "UnsafePermissions",
 ]
 
 LOG_MAGIC = b"ASVLOG"
 SECRETS_MAGIC = b"ASVSEC"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2             # what this program writes (SPEC §23.2)
+READ_VERSIONS = (1, 2)         # what it reads: version 1 is version 2 without the program line
 MAX_RECORD_SIZE = MAX_EVENT_SIZE
 RECORD_OVERHEAD = 12
 _U32 = struct.Struct(">I")
@@ -50,8 +55,20 @@ def _crc(data: bytes) -> bytes:
     return _U32.pack(zlib.crc32(data) & 0xFFFFFFFF)
 
 
-def _header(magic: bytes, game: bytes) -> bytes:
-    head = magic + bytes((FORMAT_VERSION, len(game))) + game
+def check_program(program: str) -> bytes:
+    """The UTF-8 of a header's program line (SPEC §23.2): 1 to 255 bytes and no control
+    character (a verifier prints it), else ValueError."""
+    raw = program.encode("utf-8")
+    if not 1 <= len(raw) <= MAX_PROGRAM_BYTES:
+        raise ValueError(f"the program line is {len(raw)} bytes of UTF-8; 1 to {MAX_PROGRAM_BYTES} fit a header")
+    if any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in program):
+        raise ValueError(f"the program line {program!r} holds a control character")
+    return raw
+
+
+def _header(magic: bytes, game: bytes, program: str) -> bytes:
+    named = check_program(program)
+    head = magic + bytes((FORMAT_VERSION, len(game))) + game + bytes((len(named),)) + named
     return head + _crc(head)
 
 
@@ -68,13 +85,24 @@ class LogScan:
     where each starts, where the valid prefix ends, and the first problem (or None)."""
 
     game: bytes
+    program: str | None = None        # the header's program line; None in a version 1 header
+    format_version: int = FORMAT_VERSION
+    header_size: int = 0
     records: list[bytes] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
     valid_length: int = 0
     problem: LogError | None = None
 
 
-def _parse_header(data: bytes, magic: bytes, path: str) -> tuple[bytes, int]:
+@dataclass(frozen=True)
+class _Header:
+    game: bytes
+    program: str | None
+    version: int
+    size: int
+
+
+def _parse_header(data: bytes, magic: bytes, path: str) -> _Header:
     def bad(reason: str) -> BadHeader:
         return BadHeader(reason, path=path, offset=0)
 
@@ -82,22 +110,37 @@ def _parse_header(data: bytes, magic: bytes, path: str) -> tuple[bytes, int]:
         raise bad(f"file of {len(data)} bytes is shorter than a header")
     if data[:6] != magic:
         raise bad(f"magic is {data[:6]!r}, expected {magic!r}")
-    if data[6] != FORMAT_VERSION:
-        raise bad(f"unsupported format version {data[6]}")
+    version = data[6]
+    if version not in READ_VERSIONS:
+        raise bad(f"unsupported format version {version}")
     game_len = data[7]
     if game_len not in GAME_ID_SIZES:
         raise bad(f"game id length {game_len} is not 16 or 32")
-    end = 8 + game_len + 4
+    end = 8 + game_len
+    if version >= 2:                     # the program line: one length byte, then UTF-8
+        if len(data) < end + 1:
+            raise bad("header cut short")
+        end += 1 + data[end]
+    end += 4
     if len(data) < end:
         raise bad("header cut short")
     if _crc(data[:end - 4]) != data[end - 4:end]:
         raise bad("header CRC mismatch")
-    return data[8:8 + game_len], end
+    program = None
+    if version >= 2:
+        try:
+            program = data[8 + game_len + 1:end - 4].decode("utf-8")
+            check_program(program)
+        except ValueError as exc:       # UnicodeDecodeError is a ValueError
+            raise bad(f"program line is not 1 to {MAX_PROGRAM_BYTES} bytes of printable UTF-8: {exc}") from None
+    return _Header(data[8:8 + game_len], program, version, end)
 
 
 def _scan(data: bytes, magic: bytes, path: str) -> LogScan:
-    game, pos = _parse_header(data, magic, path)
-    scan = LogScan(game=game, valid_length=pos)
+    header = _parse_header(data, magic, path)
+    pos = header.size
+    scan = LogScan(game=header.game, program=header.program, format_version=header.version,
+                   header_size=pos, valid_length=pos)
     while pos < len(data):
         index = len(scan.records)
         left = len(data) - pos
@@ -176,14 +219,16 @@ class _RecordFile:
     mode: int = 0o644
     private: bool = False
 
-    def __init__(self, path: str | os.PathLike, game: bytes | None = None) -> None:
+    def __init__(self, path: str | os.PathLike, game: bytes | None = None, *, program: str | None = None) -> None:
+        """`program`: the line a new file's header names (SPEC §23.2), by default this
+        program's (`log_program_line()`); an existing file keeps the header it has."""
         self.path = Path(path)
         self.dropped_bytes = 0
         self._unsynced = False   # records written since the last fsync (append(sync=False))
         if not self.path.exists():
             if game is None:
                 raise LogError("file does not exist and no game id was given to create it", path=str(self.path))
-            self._create(bytes(game))
+            self._create(bytes(game), log_program_line() if program is None else program)
         if self.private:
             _check_private(self.path)
         self._fh = open(self.path, "r+b")
@@ -204,18 +249,21 @@ class _RecordFile:
             self._fh.close()
             raise
         self.game = scan.game
+        self.program = scan.program
+        self._header_size = scan.header_size
         self.count = len(scan.records)
         self._records = scan.records
         self._fh.seek(scan.valid_length)
 
-    def _create(self, game: bytes) -> None:
+    def _create(self, game: bytes, program: str) -> None:
         if len(game) not in GAME_ID_SIZES:
             raise ValueError("game id must be 16 or 32 bytes")
+        header = _header(self.magic, game, program)   # refuses a bad program line before any file is made
         tmp = self.path.with_name(self.path.name + ".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, self.mode)
         try:
             os.fchmod(fd, self.mode)
-            os.write(fd, _header(self.magic, game))
+            os.write(fd, header)
             _fsync(fd)
         finally:
             os.close(fd)
@@ -264,7 +312,7 @@ class LogWriter(_RecordFile):
         proves that this peer's own later events reached nobody (SPEC §29.6)."""
         if not 0 <= count <= self.count:
             raise ValueError(f"cannot keep {count} of {self.count} records")
-        size = 12 + len(self.game) + sum(12 + len(r) for r in self._records[:count])
+        size = self._header_size + sum(RECORD_OVERHEAD + len(r) for r in self._records[:count])
         self._fh.truncate(size)
         self._fh.seek(size)
         _fsync(self._fh.fileno())
@@ -302,8 +350,8 @@ class SecretsFile(_RecordFile):
     mode = 0o600
     private = True
 
-    def __init__(self, log_path: str | os.PathLike, game: bytes | None = None) -> None:
-        super().__init__(secrets_path(log_path), game)
+    def __init__(self, log_path: str | os.PathLike, game: bytes | None = None, *, program: str | None = None) -> None:
+        super().__init__(secrets_path(log_path), game, program=program)
 
     def append(self, entry: dict) -> None:
         if not isinstance(entry, dict):

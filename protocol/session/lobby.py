@@ -21,6 +21,7 @@ __all__ = ["NotTheCreator", "creator_key_matches", "first_hello_problem"]
 
 class NotTheCreator(EventError):
     """A first hello (a roster) signed by a key other than the invite's creator."""
+    spec = "§29.2"   # the SPEC section it enforces (§36.3)
 
 
 def creator_key_matches(creator: bytes | str, key: bytes) -> bool:

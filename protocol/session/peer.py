@@ -25,6 +25,7 @@ __all__ = ["SessionPeer", "NotYourTurn"]
 
 class NotYourTurn(SessionError):
     """act() was called when this peer owes no event."""
+    spec = "§26.6"   # the SPEC section it enforces (§36.3)
 
 
 class SessionPeer(Session):

@@ -21,9 +21,13 @@ from protocol.session.errors import CardExposed
 from protocol.session.outsider import OutsiderReader
 from protocol.session.phases import ENDED
 
-__all__ = ["VerifyReport", "LogChecker", "verify_log", "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
+__all__ = ["FILE_FIELDS", "error_spec", "VerifyReport", "LogChecker", "verify_log",
+           "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNFINISHED = 0, 1, 2
+# Fields that describe the log file rather than the game (SPEC §23.2): a watcher, fed the
+# events over the network, has no file and leaves them null.
+FILE_FIELDS = ("program", "log_format")
 
 
 @dataclass
@@ -40,8 +44,12 @@ class VerifyReport:
     reason: str | None = None
     aborted: str | None = None           # the abort record's note, when a silent peer was named (SPEC §29.6)
     halted: str | None = None            # the halt record's note, when a refused event convicts (SPEC §29.10)
-    culprit: dict | None = None          # {"seq", "author", "reason"} of the convicted event's author
+    culprit: dict | None = None          # {"seq", "author", "reason", "kind", "spec"} of the convicted event
     players: list[str] = field(default_factory=list)  # fingerprints, seat order (lobby order before seating)
+    kind: str | None = None              # the error's class, when invalid (SPEC §36.3)
+    spec: str | None = None              # the SPEC section the error enforces, when invalid
+    program: str | None = None           # the header's program line (SPEC §23.2); None in format 1
+    log_format: int | None = None        # the header's format version
     notes: list[str] = field(default_factory=list, repr=False)
 
     @property
@@ -54,10 +62,17 @@ class VerifyReport:
         out = {"valid": self.valid, "game_id": self.game_id, "events": self.events, "head": self.head,
                "finished": self.finished, "scores": self.scores,
                "winners": self.winners, "aborted": self.aborted, "players": self.players,
-               "halted": self.halted, "culprit": self.culprit}
+               "halted": self.halted, "culprit": self.culprit,
+               "program": self.program, "log_format": self.log_format}
         if not self.valid:
-            out.update({"seq": self.seq, "author": self.author, "reason": self.reason})
+            out.update({"seq": self.seq, "author": self.author, "reason": self.reason,
+                        "kind": self.kind, "spec": self.spec})
         return out
+
+
+def error_spec(error: BaseException) -> str | None:
+    """The SPEC section an error enforces (its class's `spec`, SPEC §36.3)."""
+    return getattr(type(error), "spec", None)
 
 
 def _author(raw: bytes | None) -> str | None:
@@ -126,6 +141,7 @@ class LogChecker:
         v.valid = False
         v.seq = index  # the height where the log goes wrong; the event's own seq is in the reason
         v.author, v.reason = _author(exc.author), str(exc)
+        v.kind, v.spec = type(exc).__name__, error_spec(exc)
 
     def report(self) -> VerifyReport:
         session, report = self.session, self.verdict
@@ -143,7 +159,8 @@ class LogChecker:
             report.halted = session.notes[-1]
             evidence, error = session.evidence   # checked again here from the log alone
             report.culprit = {"seq": evidence.seq, "author": _author(evidence.author),
-                              "reason": f"{type(error).__name__}: {error.reason}"}
+                              "reason": f"{type(error).__name__}: {error.reason}",
+                              "kind": type(error).__name__, "spec": error_spec(error)}
         result = session.result()
         if result is not None:
             report.scores, report.winners = result.get("scores"), result.get("winners")
@@ -168,10 +185,11 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
     try:
         scan = scan_log(path)
     except LogError as exc:
-        return VerifyReport(False, None, reason=str(exc)), None
+        return VerifyReport(False, None, reason=str(exc), kind=type(exc).__name__, spec=error_spec(exc)), None
     except OSError as exc:
         return VerifyReport(False, None, reason=f"cannot read {path}: {exc}"), None
     checker = LogChecker(rules, scan.game)
+    checker.verdict.program, checker.verdict.log_format = scan.program, scan.format_version
     for index, wire in enumerate(scan.records):
         if upto is not None and index > upto:
             break
@@ -181,4 +199,5 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
         if scan.problem is not None and (upto is None or len(scan.records) <= upto):
             checker.verdict.valid = False
             checker.verdict.seq, checker.verdict.reason = scan.problem.record_index, str(scan.problem)
+            checker.verdict.kind, checker.verdict.spec = type(scan.problem).__name__, error_spec(scan.problem)
     return checker.report(), checker.session
