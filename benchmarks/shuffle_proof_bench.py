@@ -102,7 +102,7 @@ def fresh_run(before, y):
     return setup
 
 
-def best_us(fn, repeat: int = 5, setup=None) -> float:
+def best_us(fn, repeat: int = 7, setup=None) -> float:
     best = float("inf")
     for _ in range(repeat):
         if setup is not None:
@@ -114,14 +114,14 @@ def best_us(fn, repeat: int = 5, setup=None) -> float:
 
 
 def unit_us() -> dict[str, float]:
-    """CPU µs of one var mult, base mult and point addition (best of batches of 200)."""
+    """CPU µs of one var mult, base mult, point addition and point check (best of batches of 200)."""
     x = g.random_scalar()
     p, q = g.base_mul(g.random_scalar()), g.base_mul(g.random_scalar())
 
     def batch(fn):
         return best_us(lambda: [fn() for _ in range(200)], repeat=7) / 200
     return {"var": batch(lambda: g.mul(x, p)), "base": batch(lambda: g.base_mul(x)),
-            "add": batch(lambda: g.add(p, q))}
+            "add": batch(lambda: g.add(p, q)), "chk": batch(lambda: g.validate_point(p))}
 
 
 def decks(n: int):
@@ -138,7 +138,8 @@ def main() -> None:
     sp.remember_verified = False  # time every check, as a peer alone in its process does
     prim = unit_us()
     print(f"msm backend: {msm_mod.BACKEND}")
-    print(f"primitives µs: var {prim['var']:.1f}  base {prim['base']:.1f}  add {prim['add']:.1f}")
+    print(f"primitives µs: var {prim['var']:.1f}  base {prim['base']:.1f}  add {prim['add']:.1f}"
+          f"  chk {prim['chk']:.1f}")
     print("floor: prove, verify-old = var·t_var + base·t_base; verify = its msm calls replayed alone.")
     print("var/base/add/chk: libsodium calls (inside msm too); calls/terms: msm calls and their terms.")
     print(f"{'deck':<8}{'n':>4} {'step':<11}{'µs/card':>8}{'var':>6}{'base':>6}{'add':>6}{'chk':>6}"
