@@ -301,7 +301,7 @@ def verify_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], pr
         raise ShuffleProofError("proof does not fit the deck size", participant)
     try:
         expected = _expected_challenge(before, after, proof, joint_key, context)
-    except _Refused as exc:
+    except ShuffleProofError as exc:   # a point or a degenerate product, before the challenge
         raise ShuffleProofError(exc.reason, participant) from None
     if expected != proof.challenge:
         raise ShuffleProofError("challenge does not match the transcript", participant)
@@ -309,14 +309,6 @@ def verify_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], pr
         if len(_VERIFIED) >= _VERIFIED_MAX:
             del _VERIFIED[next(iter(_VERIFIED))]
         _VERIFIED[digest] = None
-
-
-class _Refused(Exception):
-    """A point or a degenerate product refuses the proof before the challenge is compared."""
-
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(reason)
 
 
 _DEGENERATE = "a zero scalar or a product that is the identity"
@@ -339,7 +331,7 @@ def _check_points(before: Sequence[Ciphertext], after: Sequence[Ciphertext], pro
         try:
             point_cache.valid(p)
         except g.InvalidPoint as exc:
-            raise _Refused(f"{name}: {exc.reason}") from None
+            raise ShuffleProofError(f"{name}: {exc.reason}") from None
 
 
 def _merged(terms: Sequence[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
@@ -349,7 +341,7 @@ def _merged(terms: Sequence[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
     for k, p in terms:
         merged[p] = (merged.get(p, 0) + k) % _L
     if 0 in merged.values():
-        raise _Refused(_DEGENERATE)
+        raise ShuffleProofError(_DEGENERATE)
     return [(k, p) for p, k in merged.items()]
 
 
@@ -374,17 +366,17 @@ def _expected_challenge(before: Sequence[Ciphertext], after: Sequence[Ciphertext
     for k in u:
         u_prod = u_prod * k % _L
     if 0 in (c, s1, s2, u_prod) or 0 in s_hat or 0 in s_prime:
-        raise _Refused(_DEGENERATE)
+        raise ShuffleProofError(_DEGENERATE)
     chain = proof.chain
     # t1 = s1·G − c·c̄, c̄ = ΣC_j − ΣH_i (additions, not products: one scalar for all)
     c_bar = g.sub(g.sum_points(list(proof.commitments)), _generator_sum(n))
     if c_bar == g.IDENTITY:
-        raise _Refused(_DEGENERATE)
+        raise ShuffleProofError(_DEGENERATE)
     t1 = _sum([(s1, g.G), (-c, c_bar)])
     # t2 = s2·G − c·ĉ, ĉ = Ĉ_{n-1} − (∏u_j)·H: one sum; ĉ = identity iff t2 = s2·G (c ≠ 0)
     t2 = _sum([(s2, g.G), (-c, chain[-1]), (c * u_prod, h)])
     if t2 == g.base_mul(proof.s2):
-        raise _Refused(_DEGENERATE)
+        raise ShuffleProofError(_DEGENERATE)
     # t3 = s3·G + Σ s'_i·H_i − c·Σ u_j·C_j
     t3 = _sum(_merged([(s3, g.G), *zip(s_prime, hs), *((-c * u[j], proof.commitments[j]) for j in range(n))]))
     # t4 = Σ s'_i·after[i] − s4·(G, Y) − c·Σ u_j·before[j]
