@@ -1,7 +1,16 @@
 """Cost of proving and checking one shuffle (SPEC §25.10) against the floor of the group
 operations it does.
 
-Run: .venv/bin/python benchmarks/shuffle_proof_bench.py   (under a minute)
+Run: .venv/bin/python benchmarks/shuffle_proof_bench.py   (about a minute)
+
+Three steps per deck: ``prove``; ``verify-old``, the verifier before issue 23
+(benchmarks/verify_reference.py: one libsodium multiplication per term, the
+multiplications checking the points); ``verify``, today's (SPEC §25.12: every point
+validated once, then one msm call per commitment). The old steps' floor is their
+multiplications; the new verifier's floor is the msm calls it makes, recorded during one
+run and replayed on their own in the same run, so the ratio says what is left outside
+the sums (hashing, point checks, additions, Python). msm is whatever backend
+protocol/crypto/msm.py has (printed).
 
 For each deck size the prover and the verifier are first run once with counting
 wrappers around the group operations, so the floor is what this code really does, not a
@@ -24,7 +33,10 @@ from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from benchmarks import verify_reference as ref  # noqa: E402
 from protocol.crypto import group as g  # noqa: E402
+from protocol.crypto import msm as msm_mod  # noqa: E402
+from protocol.crypto import point_cache  # noqa: E402
 from protocol.poker import deck as mp  # noqa: E402
 from protocol.poker import shuffle_proof as sp  # noqa: E402
 
@@ -32,10 +44,10 @@ CTX = b"bench"
 
 
 def counted(fn) -> Counter:
-    """Run fn once with g.mul / g.base_mul / g.add / g.sub counted."""
+    """Run fn once with g.mul / g.base_mul / g.add / g.sub / g.validate_point counted."""
     tally: Counter = Counter()
-    originals = {name: getattr(g, name) for name in ("mul", "base_mul", "add", "sub")}
-    kind = {"mul": "var", "base_mul": "base", "add": "add", "sub": "add"}
+    originals = {name: getattr(g, name) for name in ("mul", "base_mul", "add", "sub", "validate_point")}
+    kind = {"mul": "var", "base_mul": "base", "add": "add", "sub": "add", "validate_point": "chk"}
 
     def wrap(name):
         orig = originals[name]
@@ -62,9 +74,39 @@ def proof_ops(before, y) -> tuple[Counter, Counter]:
             counted(lambda: sp.verify_shuffle(before, after, proof, y, CTX)))
 
 
-def best_us(fn, repeat: int = 5) -> float:
+def recorded_msm(fn) -> list[list[tuple[int, bytes]]]:
+    """The term lists of every msm call fn makes (run once)."""
+    calls: list[list[tuple[int, bytes]]] = []
+    orig = msm_mod.msm
+
+    def recording(terms):
+        calls.append(list(terms))
+        return orig(terms)
+    msm_mod.msm = recording
+    try:
+        fn()
+    finally:
+        msm_mod.msm = orig
+    return calls
+
+
+def fresh_run(before, y):
+    """Before each timed verify: forget every validated point but the verifier's own input
+    deck and key, which a peer validated when they arrived (SPEC §25.12)."""
+    def setup():
+        point_cache.clear()
+        for ct in before:
+            point_cache.valid(ct.c1)
+            point_cache.valid(ct.c2)
+        point_cache.valid(y)
+    return setup
+
+
+def best_us(fn, repeat: int = 7, setup=None) -> float:
     best = float("inf")
     for _ in range(repeat):
+        if setup is not None:
+            setup()
         t0 = time.process_time()
         fn()
         best = min(best, time.process_time() - t0)
@@ -72,14 +114,14 @@ def best_us(fn, repeat: int = 5) -> float:
 
 
 def unit_us() -> dict[str, float]:
-    """CPU µs of one var mult, base mult and point addition (best of batches of 200)."""
+    """CPU µs of one var mult, base mult, point addition and point check (best of batches of 200)."""
     x = g.random_scalar()
     p, q = g.base_mul(g.random_scalar()), g.base_mul(g.random_scalar())
 
     def batch(fn):
         return best_us(lambda: [fn() for _ in range(200)], repeat=7) / 200
     return {"var": batch(lambda: g.mul(x, p)), "base": batch(lambda: g.base_mul(x)),
-            "add": batch(lambda: g.add(p, q))}
+            "add": batch(lambda: g.add(p, q)), "chk": batch(lambda: g.validate_point(p))}
 
 
 def decks(n: int):
@@ -95,11 +137,15 @@ def decks(n: int):
 def main() -> None:
     sp.remember_verified = False  # time every check, as a peer alone in its process does
     prim = unit_us()
-    print(f"primitives µs: var {prim['var']:.1f}  base {prim['base']:.1f}  add {prim['add']:.1f}")
-    print("floor = var·t_var + base·t_base; floor+add also counts additions.")
-    print(f"{'deck':<8}{'n':>4} {'step':<7}{'µs/card':>9}{'var':>6}{'base':>6}{'add':>6}"
-          f"{'floor/card':>11}{'ratio':>7}{'+add ratio':>11}{'bytes/card':>11}")
-    for n in (8, 52, 108):
+    print(f"msm backend: {msm_mod.BACKEND}")
+    print(f"primitives µs: var {prim['var']:.1f}  base {prim['base']:.1f}  add {prim['add']:.1f}"
+          f"  chk {prim['chk']:.1f}")
+    print("floor: prove, verify-old = var·t_var + base·t_base; verify = its msm calls replayed alone.")
+    print("var/base/add/chk: libsodium calls (inside msm too); calls/terms: msm calls and their terms.")
+    print(f"{'deck':<8}{'n':>4} {'step':<11}{'µs/card':>8}{'var':>6}{'base':>6}{'add':>6}{'chk':>6}"
+          f"{'calls':>6}{'terms':>7}{'floor/card':>11}{'ratio':>7}{'bytes/card':>11}")
+    speedups = []
+    for n in (8, 52, 108, 216):
         y, inputs = decks(n)
         sp.generators(n)
         sp._generator_sum(n)
@@ -107,18 +153,34 @@ def main() -> None:
             after, witness = mp.shuffle_deck(before, y)
             proof = sp.prove_shuffle(before, after, witness, y, CTX)
             wire = proof.to_bytes()
+            setup = fresh_run(before, y)
             steps = {
-                "prove": lambda: sp.prove_shuffle(before, after, witness, y, CTX),
-                "verify": lambda: sp.verify_shuffle(before, after, wire, y, CTX),
+                "prove": (lambda: sp.prove_shuffle(before, after, witness, y, CTX), None),
+                "verify-old": (lambda: ref.verify_shuffle(before, after, wire, y, CTX), None),
+                "verify": (lambda: sp.verify_shuffle(before, after, wire, y, CTX), setup),
             }
-            for step, fn in steps.items():
+            per_card = {}
+            for step, (fn, pre) in steps.items():
+                if pre is not None:
+                    pre()
                 ops = counted(fn)
-                us = best_us(fn)
+                if pre is not None:
+                    pre()
+                calls = recorded_msm(fn)
+                us = best_us(fn, setup=pre)
+                per_card[step] = us / n
                 prim = {k: min(v, u) for (k, v), u in zip(prim.items(), unit_us().values())}
-                floor = ops["var"] * prim["var"] + ops["base"] * prim["base"]
-                full = floor + ops["add"] * prim["add"]
-                print(f"{name:<8}{n:>4} {step:<7}{us / n:9.0f}{ops['var']:6d}{ops['base']:6d}{ops['add']:6d}"
-                      f"{floor / n:11.0f}{us / floor:7.2f}{us / full:11.2f}{len(wire) / n:11.1f}")
+                if step == "verify":
+                    floor = best_us(lambda: [msm_mod.msm(t) for t in calls])
+                else:
+                    floor = ops["var"] * prim["var"] + ops["base"] * prim["base"]
+                terms = sum(len(t) for t in calls)
+                print(f"{name:<8}{n:>4} {step:<11}{us / n:8.0f}{ops['var']:6d}{ops['base']:6d}{ops['add']:6d}"
+                      f"{ops['chk']:6d}{len(calls):6d}{terms:7d}{floor / n:11.0f}{us / floor:7.2f}"
+                      f"{len(wire) / n:11.1f}")
+            speedups.append((name, n, per_card["verify-old"], per_card["verify"]))
+    print("verify per card, old -> new (µs):  " + "  ".join(
+        f"{name} {n}: {old:.0f} -> {new:.0f} ({old / new:.2f}x)" for name, n, old, new in speedups))
 
 
 if __name__ == "__main__":

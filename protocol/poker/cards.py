@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence, Union
 
 from protocol.crypto import group as g
+from protocol.crypto import point_cache
 from protocol.errors import ProtocolError
 
 CARD_TAG = b"p2p-asv/card/v1"
@@ -118,11 +119,11 @@ class Ciphertext:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Ciphertext":
-        """Decode and validate both points (2 point checks)."""
+        """Decode and validate both points (2 point checks; none for bytes that passed before, §25.12)."""
         if not isinstance(data, (bytes, bytearray)) or len(data) != CIPHERTEXT_BYTES:
             raise g.InvalidPoint(f"ciphertext must be {CIPHERTEXT_BYTES} bytes", None)
         data = bytes(data)
-        return cls(g.validate_point(data[:32]), g.validate_point(data[32:]))
+        return cls(point_cache.valid(data[:32]), point_cache.valid(data[32:]))
 
 
 Deck = tuple[Ciphertext, ...]
@@ -154,7 +155,7 @@ def initial_deck(table: CardTable, joint_key: bytes, labels: Sequence[Label] | N
     builds a deck of a subset, e.g. to reshuffle cards that are public again.
     Cost: one point addition per card, no scalar multiplication.
     """
-    g.validate_point(joint_key)
+    point_cache.valid(joint_key)
     chosen = table.labels if labels is None else tuple(labels)
     seen: set[bytes] = set()
     for label in chosen:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from protocol.crypto import group as g
+from protocol.crypto import point_cache
 from protocol.crypto.identity import fingerprint
 from protocol.log.events import SignedEvent
 from protocol.poker import deck as mp
@@ -111,7 +112,7 @@ def check_shuffles(events: list[SignedEvent]) -> ShuffleCheck:
     for ev in events:
         try:
             if ev.kind == "key-reveal" and isinstance(ev.body.get("k"), bytes):
-                checker.publics.append(g.validate_point(ev.body["k"][:32]))
+                checker.publics.append(point_cache.valid(ev.body["k"][:32]))
                 checker.seats.append(ev.author)
             elif ev.kind == "shares":
                 checker.record_shares(ev)
