@@ -10,7 +10,7 @@ environment's Python, each tree first on sys.path (benchmarks/verify_worker.py, 
 `log`); rounds are interleaved (old, new, old, new, ...) on a shared machine and the
 medians of CPU time printed, with the load average.
 
-Then, in this tree, where an event's time goes (task `split`): the state hash, the
+Then, in each tree, where an event's time goes (task `split`): the state hash, the
 signature check, the codec's decoding, the group arithmetic (the proofs' floor, another
 helper's work) and the rest (rules, proofs' glue, the session).
 """
@@ -75,7 +75,7 @@ def main() -> None:
                 ms[name].setdefault(p, []).append(res[logs[p]]["ms_per_event"])
                 events[p] = res[logs[p]]["events"]
         load.append(os.getloadavg()[0])
-    splits = [worker(NEW, "split", *paths) for _ in range(3)]
+    splits = {name: [worker(tree, "split", *paths) for _ in range(3)] for name, tree in trees.items()}
     med = statistics.median
     print(f"old = git {args.old}, new = this tree; the same logs; {args.rounds} interleaved rounds, "
           "medians of CPU time")
@@ -85,11 +85,12 @@ def main() -> None:
     for p in PLAYERS:
         o, w = med(ms["old"][p]), med(ms["new"][p])
         print(f"  {p:>7}  {events[p]:6d}  {o:7.3f} {w:7.3f}   {o / w:6.2f}x")
-    parts = list(splits[0][logs[PLAYERS[0]]])
-    print("\nnew tree, where an event's time goes (ms an event, medians of 3 instrumented runs)")
-    print("  players  " + " ".join(f"{k:>8}" for k in parts))
-    for p in PLAYERS:
-        print(f"  {p:>7}  " + " ".join(f"{med(s[logs[p]][k] for s in splits):8.3f}" for k in parts))
+    parts = list(splits["new"][0][logs[PLAYERS[0]]])
+    print("\nwhere an event's time goes (ms an event, wall time inside, medians of 3 instrumented runs)")
+    print("  tree players  " + " ".join(f"{k:>10}" for k in parts))
+    for name in trees:
+        for p in PLAYERS:
+            print(f"  {name:4s} {p:>7}  " + " ".join(f"{med(s[logs[p]][k] for s in splits[name]):10.3f}" for k in parts))
 
 
 if __name__ == "__main__":
