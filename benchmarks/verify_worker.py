@@ -5,7 +5,8 @@ TASK ``shuffle N...``: CPU ms a card to verify a shuffle proof of N cards (each 
 once, a general deck: every C1 a random point, as in a reshuffle). TASK ``log PATH...``:
 CPU ms an event to verify each log (signatures, chain, proofs, shares, rules replay).
 TASK ``floor PATH...`` (the new tree): how many of each primitive those verifications
-do, and each primitive's CPU cost measured in the same process.
+do, and each primitive's CPU cost measured in the same process. TASK ``split PATH...``:
+CPU ms an event of each log's verify, and where it goes (benchmarks/replay_bench.py).
 
 The tree's directory goes first on sys.path, so ``protocol`` is that tree's, whatever
 the virtual environment's editable install points at; the JSON says which file it used.
@@ -117,6 +118,53 @@ def floor_task(paths: list[str]) -> dict:
     return {"units_us": units, "counts": per_log}
 
 
+def split_task(paths: list[str]) -> dict:
+    """One verify of each log with the state hash, the signature check, the codec's decode
+    and the group's primitives timed (wall clock inside, so the parts add up to the total
+    of the same run); "rest" is everything else."""
+    import protocol.log.events as ev
+    from protocol import codec
+    from cli.games import game_of_log
+    from protocol.session import verify_log
+
+    parts = ("state hash", "signature", "decode", "group")
+    acc = dict.fromkeys(parts, 0.0)
+
+    def timed(name, fn):
+        def wrapper(*a, **k):
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                acc[name] += time.perf_counter() - t0
+        return wrapper
+    group_names = ("mul", "base_mul", "validate_point", "add", "sub")
+    real = {name: getattr(g, name) for name in group_names}
+    real_verify, real_decode = ev.verify, codec.decode
+    for name, fn in real.items():
+        setattr(g, name, timed("group", fn))
+    ev.verify = timed("signature", real_verify)
+    codec.decode = timed("decode", real_decode)
+    out = {}
+    try:
+        for path in paths:
+            rules = game_of_log(path).session_rules()
+            rules.state_hash = timed("state hash", rules.state_hash)   # type: ignore[method-assign]
+            acc.update(dict.fromkeys(parts, 0.0))
+            t0 = time.perf_counter()
+            report = verify_log(path, rules)[0]
+            total = time.perf_counter() - t0
+            assert report.valid, report.reason
+            n = report.events
+            out[path] = {"total": total / n * 1e3, **{k: v / n * 1e3 for k, v in acc.items()},
+                         "rest": (total - sum(acc.values())) / n * 1e3}
+    finally:
+        for name, fn in real.items():
+            setattr(g, name, fn)
+        ev.verify, codec.decode = real_verify, real_decode
+    return out
+
+
 def main() -> None:
     task, args = sys.argv[2], sys.argv[3:]
     if task == "shuffle":
@@ -125,6 +173,8 @@ def main() -> None:
         result = log_task(args)
     elif task == "floor":
         result = floor_task(args)
+    elif task == "split":
+        result = split_task(args)
     else:
         raise SystemExit(f"unknown task {task!r}")
     print(json.dumps({"group_file": g.__file__, "group": getattr(g, "GROUP_NAME", "ed25519"),

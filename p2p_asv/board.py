@@ -65,6 +65,7 @@ class Board:
         self._gal = Components()
         self._path = Components()
         self._destroyed: list[Node] = []   # planets destroyed (SPEC §15.1), in order
+        self._items_json: tuple[tuple[int, int], str] | None = None   # see state_items_json
 
     def clone(self) -> "Board":
         out = Board.__new__(Board)
@@ -75,6 +76,7 @@ class Board:
         out._gal = self._gal.copy()
         out._path = self._path.copy()
         out._destroyed = list(self._destroyed)
+        out._items_json = self._items_json
         return out
 
     # --- squares -----------------------------------------------------------------------
@@ -506,3 +508,14 @@ class Board:
         items.extend(("sun", s.size, s.squares) for s in self._suns)
         items.extend(("destroyed", sq, planet) for sq, planet in self._destroyed)
         return items
+
+    def state_items_json(self, encode) -> str:
+        """`encode(self.state_items())`, re-encoded only when the board has changed: the
+        largest member of the state hash (SPEC §10.4), and most events change no tile.
+        The items change only in place() (one more tile; a sun tile also grows or starts
+        a sun) and destroy_planet() (one more destroyed planet), and neither is ever
+        undone, so the two counts name this board's version."""
+        version = (len(self._tiles), len(self._destroyed))
+        if self._items_json is None or self._items_json[0] != version:
+            self._items_json = (version, encode(self.state_items()))
+        return self._items_json[1]

@@ -10,6 +10,9 @@ from .board import Board
 from .geometry import Square
 from .variants import Variants
 
+# the state hash's JSON (SPEC §10.4); check_circular=False: the same text, a little sooner
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, check_circular=False).encode
+
 CHANCE = -1  # to_move() value when the next event is a chance outcome (SPEC §10.2)
 
 class Phase(IntEnum):
@@ -252,6 +255,10 @@ class GameState:
     skips: list[int] = field(default_factory=list)  # Shift of Funds: seats that miss their next turn
     meteor: list = field(default_factory=list)  # Meteor Shower: [square, planet, seat] frozen until seat's next turn
     terraformed: bool = False                   # Terra-Form turned this discovery's environment positive
+    # (a copy of names, their JSON) for canonical_json; not part of the state
+    _names_json: tuple[dict[int, str], str] | None = field(default=None, init=False, repr=False, compare=False)
+    # (value, its JSON) of each player's row, the ships and the planets, for canonical_json
+    _kept_json: list[tuple[object, str]] = field(default_factory=list, init=False, repr=False, compare=False)
 
     # -- queries -------------------------------------------------------------------------
     @property
@@ -291,19 +298,23 @@ class GameState:
     # -- hashing (SPEC §10.4) ------------------------------------------------------------------
     def plain(self) -> dict:
         """Plain, ordered data describing the whole public state."""
+        return self._plain(self.board.state_items(), sorted(self.names.items()))
+
+    def _plain(self, board: object, names: object) -> dict:
         return {
-            "players": [[p.seat, p.colour, p.score, p.hand, [list(x) for x in p.probes],
-                         [list(x) for x in p.stations], [list(x) for x in p.pirates], p.quests,
-                         p.pile, p.continuing, sorted(p.breakdown.items()), p.role]
+            # players, ships and planets copy the state's lists: canonical_json keeps them
+            "players": [[p.seat, p.colour, p.score, list(p.hand), [list(x) for x in p.probes],
+                         [list(x) for x in p.stations], [list(x) for x in p.pirates], list(p.quests),
+                         list(p.pile), list(p.continuing), sorted(p.breakdown.items()), p.role]
                         for p in self.players],
-            "board": self.board.state_items(),
+            "board": board,
             "piles": self.piles,
             "decks": sorted(self.decks.items()),
-            "names": sorted(self.names.items()),
+            "names": names,
             "next_handle": self.next_handle,
-            "ships": [[s.id, s.owner, s.card, s.name, list(s.square), s.extras, s.extra_cards]
+            "ships": [[s.id, s.owner, s.card, s.name, list(s.square), list(s.extras), list(s.extra_cards)]
                       for _, s in sorted(self.ships.items())],
-            "planets": [[list(k[0]), k[1], r.owner, r.home, r.cards]
+            "planets": [[list(k[0]), k[1], r.owner, r.home, list(r.cards)]
                         for k, r in sorted(self.planets.items())],
             "pending": [r.plain() for r in self.pending],
             "variants": [self.variants.plain(), self.victory, self.peeked, self.peek_used,
@@ -329,5 +340,35 @@ class GameState:
 
     def hash(self) -> str:
         """SHA-256 of the canonical JSON of plain(): equal on every peer, any PYTHONHASHSEED."""
-        text = json.dumps(self.plain(), separators=(",", ":"), ensure_ascii=True)
-        return hashlib.sha256(text.encode()).hexdigest()
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()
+
+    def canonical_json(self) -> str:
+        """`json.dumps(self.plain(), separators=(",", ":"), ensure_ascii=True)`, byte for byte
+        (SPEC §10.4), made cheaper: a verifier hashes the state after every event, and most
+        events change little. The board and the public names are encoded again only when
+        they changed, and so is each player's row, the ships and the planets (kept beside
+        their text and compared: _plain copies every list of theirs, so a kept value never
+        changes with the state). The rest is encoded in pieces without the circular-reference
+        check (the plain data is a tree). A JSON object is its members' texts joined by
+        commas in braces, and an array its items' texts, so the pieces join to the same text."""
+        names = self.names
+        memo = self._names_json
+        if memo is None or memo[0] != names:
+            memo = self._names_json = (dict(names), _encode(sorted(names.items())))
+        doc = self._plain(None, None)
+        kept = self._kept_json
+        rows = doc.pop("players")
+        if len(kept) != len(rows) + 2:
+            kept[:] = [(None, "")] * (len(rows) + 2)
+        texts = []
+        for i, value in enumerate([*rows, doc.pop("ships"), doc.pop("planets")]):
+            if kept[i][0] != value:
+                kept[i] = (value, _encode(value))
+            texts.append(kept[i][1])
+        doc.pop("board")
+        middle = {k: doc.pop(k) for k in ("piles", "decks")}
+        doc.pop("names")
+        head = {"next_handle": doc.pop("next_handle")}
+        return ('{"players":[' + ",".join(texts[:-2]) + '],"board":' + self.board.state_items_json(_encode) + ","
+                + _encode(middle)[1:-1] + ',"names":' + memo[1] + "," + _encode(head)[1:-1]
+                + ',"ships":' + texts[-2] + ',"planets":' + texts[-1] + "," + _encode(doc)[1:])

@@ -6,6 +6,7 @@ fingerprint and identities are built on top of those errors.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 
 PUBLIC_KEY_SIZE = 32
@@ -17,5 +18,12 @@ def fingerprint(public_key_bytes: bytes) -> str:
     four joined by '-', e.g. "MFRG-GZDF-MZTW-Q2LK"."""
     if not isinstance(public_key_bytes, (bytes, bytearray)) or len(public_key_bytes) != PUBLIC_KEY_SIZE:
         raise ValueError("a public key is exactly 32 bytes")
-    text = base64.b32encode(hashlib.sha256(bytes(public_key_bytes)).digest()[:10]).decode("ascii")
+    return _fingerprint(bytes(public_key_bytes))
+
+
+# A game has a handful of keys and names them at every event (notes, rounds, the address
+# book): remembering the answer for recent keys takes the hash and base32 off each call.
+@functools.lru_cache(maxsize=1024)
+def _fingerprint(key: bytes) -> str:
+    text = base64.b32encode(hashlib.sha256(key).digest()[:10]).decode("ascii")
     return "-".join(text[i:i + 4] for i in range(0, 16, 4))
