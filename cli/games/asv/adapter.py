@@ -119,6 +119,10 @@ class AsvRules:
             return []
         return [(h, label_for("refuel", n)) for h, n in named if h not in state.names]
 
+    def copy_state(self, state: GameState) -> GameState:
+        """A copy the session keeps while an action may be taken back (SPEC §29.17)."""
+        return state.clone()
+
     def state_hash(self, state: GameState) -> bytes:
         return bytes.fromhex(state.hash())
 

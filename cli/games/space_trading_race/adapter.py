@@ -104,6 +104,10 @@ class TradingRaceRules:
         seat that is out retires its own card unseen (SPEC §56.3)."""
         return tuple(state.deck)
 
+    def copy_state(self, state: State) -> State:
+        """A copy the session keeps while an action may be taken back (SPEC §29.17)."""
+        return state.clone()
+
     def state_hash(self, state: State) -> bytes:
         return bytes.fromhex(state.hash())
 

@@ -69,6 +69,10 @@ class SpaceWalkRules:
             self.read(action)
         return []  # every card is public (SPEC §41.2)
 
+    def copy_state(self, state: State) -> State:
+        """A copy the session keeps while an action may be taken back (SPEC §29.17)."""
+        return state.clone()
+
     def state_hash(self, state: State) -> bytes:
         return bytes.fromhex(state.hash())
 
