@@ -30,6 +30,7 @@ class Takebacks:
         self._ask_at = 0.0
         self._answers: dict[bytes, SignedEvent] = {}    # yes or no per seat, about the open ask
         self._tb_early: list[SignedEvent] = []          # statements ahead of this peer's height
+        self._asks_made: tuple[int, int] = (-1, 0)      # (height, asks this seat made there)
 
     # -- what the REPL reads and calls ------------------------------------------------------
     @property
@@ -49,7 +50,9 @@ class Takebacks:
         if self._ask is not None:
             raise CannotTakeBack(f"a takeback is already asked by {self.who(self._ask.author)}",
                                  seq=self.height, author=self.me)
-        ask = make_ask(self.identity, s)
+        made = self._asks_made[1] if self._asks_made[0] == self.height else 0
+        ask = make_ask(self.identity, s, made)
+        self._asks_made = (self.height, made + 1)
         self._open(ask)
         await self.mesh.broadcast(ask)
         await self._act_while_due()

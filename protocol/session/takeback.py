@@ -5,12 +5,13 @@ Three statements, signed events that are never chain records (like the abort's v
 SPEC §29.6), each with seq TAKEBACK_BASE + h, where h is the height the takeback would
 take and `prev` the head (the hash of the action at h − 1):
 
-    takeback-ask   by the seat that asks, body {"a": the action's text}
+    takeback-ask   by the seat that asks, body {"a": the action's text, "n": 0, 1 or 2}
     takeback-yes   by another seat, body {"ask": SHA-256 of the ask's wire}
     takeback-no    by another seat (or the asker, withdrawing), the same body
 
-A yes and a no by one key about one ask are two wires at one seq: signing both is an
-equivocation (SPEC §22.7). The `takeback` event itself is a chain record at h, written by
+`n` numbers one seat's asks at one height (a refused ask may be asked again, at most
+MAX_ASKS times), so each ask is a new wire and each answer names the ask it answers.
+The `takeback` event itself is a chain record at h, written by
 the seat due at h in place of its action (so no honest peer can fork: one author is due
 at a height), carrying the ask and the yes of every seat but the asker and itself. The
 session then puts back the state from before the undone action (a copy kept when it was
@@ -28,7 +29,7 @@ from protocol.session.body import check_fields, want_bytes, want_list
 from protocol.session.errors import BadBody, SessionError
 from protocol.session.phases import EventKind
 
-__all__ = ["TAKEBACK_KIND", "ASK_KIND", "YES_KIND", "NO_KIND", "TAKEBACK_BASE", "STATEMENT_KINDS",
+__all__ = ["MAX_ASKS", "TAKEBACK_KIND", "ASK_KIND", "YES_KIND", "NO_KIND", "TAKEBACK_BASE", "STATEMENT_KINDS",
            "CannotTakeBack", "is_takeback_statement", "make_ask", "make_answer", "undo_problem",
            "statement_problem", "cosigners", "check_takeback", "write_takeback"]
 
@@ -38,6 +39,7 @@ YES_KIND = EventKind.TAKEBACK_YES
 NO_KIND = EventKind.TAKEBACK_NO
 STATEMENT_KINDS = (ASK_KIND, YES_KIND, NO_KIND)
 TAKEBACK_BASE = (1 << 62) + (1 << 60)   # seq of a statement about height h: TAKEBACK_BASE + h
+MAX_ASKS = 3                            # asks one seat may make at one height
 _REVEALING = ("shares", "refresh", "dice-open", "hand-over")   # events after which something hidden was seen
 
 
@@ -77,14 +79,17 @@ def undo_problem(session) -> str | None:
     return None
 
 
-def make_ask(identity: Identity, session) -> SignedEvent:
-    """This seat's ask to take back the head action (raises CannotTakeBack if it cannot be)."""
+def make_ask(identity: Identity, session, n: int = 0) -> SignedEvent:
+    """This seat's n-th ask (from 0) to take back the head action (raises CannotTakeBack if it
+    cannot be, or after MAX_ASKS asks at this height)."""
     problem = undo_problem(session)
     h = session.chain.height
+    if problem is None and not 0 <= n < MAX_ASKS:
+        problem = f"the takeback was asked {MAX_ASKS} times here already"
     if problem is not None:
         raise CannotTakeBack(problem, seq=h, author=identity.public_key_bytes)
     return sign_event(identity, session.game, TAKEBACK_BASE + h, session.chain.head, ASK_KIND,
-                      {"a": session.chain.events[-1].body["a"]})
+                      {"a": session.chain.events[-1].body["a"], "n": n})
 
 
 def make_answer(identity: Identity, ask: SignedEvent, yes: bool) -> SignedEvent:
@@ -107,8 +112,10 @@ def statement_problem(session, ev: SignedEvent, ask: SignedEvent | None = None) 
     if ask is None:
         if ev.kind != ASK_KIND:
             return f"a {ASK_KIND} is needed, not {ev.kind}"
-        if session.chain.events and ev.body != {"a": session.chain.events[-1].body.get("a")}:
-            return f"the ask of {fingerprint(ev.author)} does not name the last action's text"
+        n = ev.body.get("n")
+        if (set(ev.body) != {"a", "n"} or ev.body["a"] != session.chain.events[-1].body.get("a")
+                or not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < MAX_ASKS):
+            return f"the ask of {fingerprint(ev.author)} does not name the last action's text and its number"
         return None
     if ev.kind not in (YES_KIND, NO_KIND) or ev.body != {"ask": ask.hash}:
         return f"the answer of {fingerprint(ev.author)} is not about this ask"

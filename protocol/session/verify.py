@@ -16,6 +16,7 @@ from protocol.errors import EventError, LogError
 from protocol.session.game_rules import GameRules
 from protocol.crypto import fingerprint
 from protocol.log import scan_log
+from protocol.session.chat_check import check_chat
 from protocol.session.core import Session
 from protocol.session.errors import CardExposed
 from protocol.session.outsider import OutsiderReader
@@ -42,6 +43,7 @@ class VerifyReport:
     halted: str | None = None            # the halt record's note, when a refused event convicts (SPEC §29.10)
     culprit: dict | None = None          # {"seq", "author", "reason"} of the convicted event's author
     players: list[str] = field(default_factory=list)  # fingerprints, seat order (lobby order before seating)
+    chat: dict | None = None             # the chat sidecar's check (SPEC §29.18), None without one
     notes: list[str] = field(default_factory=list, repr=False)
 
     @property
@@ -54,7 +56,7 @@ class VerifyReport:
         out = {"valid": self.valid, "game_id": self.game_id, "events": self.events, "head": self.head,
                "finished": self.finished, "scores": self.scores,
                "winners": self.winners, "aborted": self.aborted, "players": self.players,
-               "halted": self.halted, "culprit": self.culprit}
+               "halted": self.halted, "culprit": self.culprit, "chat": self.chat}
         if not self.valid:
             out.update({"seq": self.seq, "author": self.author, "reason": self.reason})
         return out
@@ -181,4 +183,6 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
         if scan.problem is not None and (upto is None or len(scan.records) <= upto):
             checker.verdict.valid = False
             checker.verdict.seq, checker.verdict.reason = scan.problem.record_index, str(scan.problem)
-    return checker.report(), checker.session
+    report, session = checker.report(), checker.session
+    report.chat = check_chat(path, scan.game, session.seat_keys or session.roster or [])   # beside the verdict
+    return report, session
