@@ -3,13 +3,18 @@ a refused one, lines said at the table kept in every peer's chat sidecar and che
 `asv verify`. Space Walk with human seats (no agent): the test types for every seat."""
 from __future__ import annotations
 
+import io
 import os
 
 import pytest
 import trio
 
 from cli.games import kit_for
+from cli.main import main
 from cli.games.space_walk.adapter import SpaceWalkRules
+from cli.netplay.invite import Invite, spectator_invite
+from cli.netplay.printer import Printer
+from cli.netplay.watch import Watcher, WatchTimes
 from protocol.crypto import Identity
 from protocol.log import sign_event
 from protocol.log.chatfile import chat_path, scan_chat
@@ -104,12 +109,17 @@ async def test_an_undo_agreed_by_every_seat_is_taken_back_and_one_refused_change
         assert report.valid and report.exit_code == 2, report    # unfinished: the test stopped it
 
 
-async def test_chat_lines_reach_every_seat_and_their_sidecars_verify(tmp_path):
+async def test_chat_lines_reach_every_seat_and_a_watcher_and_their_sidecars_verify(tmp_path, capsys):
     nodes, notes = human_nodes(tmp_path)
+    out = io.StringIO()
     with trio.fail_after(LIMIT):
         async with trio.open_nursery() as nursery:
             runner = Runner(nursery)
             await started(runner, nodes)
+            invite = spectator_invite(Invite(*nodes[0].mesh.address, nodes[0].game, nodes[0].identity.fingerprint))
+            watcher = Watcher(invite, Printer(out), times=WatchTimes(idle=30.0))
+            nursery.start_soon(watcher.run)
+            await wait_until(lambda: watcher.height == nodes[0].height)
             await nodes[1].say("good luck, all")
             await nodes[2].say("thanks ☺")
             for bad, why in [("", "empty"), ("x" * 201, "at most 200"), ("bell\x07", "control"),
@@ -128,12 +138,17 @@ async def test_chat_lines_reach_every_seat_and_their_sidecars_verify(tmp_path):
                 await nodes[2].say("spam")
             await wait_until(lambda: all(len(kinds(notes[i], NoteKind.CHAT)) == 6 for i in range(3)))
             assert all(n.height == nodes[0].height for n in nodes)   # chat wrote nothing in the chain
+            await wait_until(lambda: out.getvalue().count("chat  ") == 6)
+            assert f"chat  j1 ({nodes[1].identity.fingerprint}): good luck, all" in out.getvalue()
             for n in nodes:
                 runner.kill(n)
     for node in nodes:
         assert [r for r in scan_chat(node.log_path).records]
         report, _ = verify_log(node.log_path, SpaceWalkRules())
         assert report.chat == {"lines": 6, "valid": True, "problems": []}, report.chat
+    capsys.readouterr()
+    assert main(["verify", str(nodes[0].log_path)]) == 2
+    assert "chat: 6 line(s) beside the log, every signature checked" in capsys.readouterr().out
     # a tampered line in a sidecar is named; the game's verdict stays what it was
     path = chat_path(nodes[0].log_path)
     data = bytearray(path.read_bytes())
@@ -147,3 +162,6 @@ async def test_chat_lines_reach_every_seat_and_their_sidecars_verify(tmp_path):
     report, _ = verify_log(nodes[0].log_path, SpaceWalkRules())
     assert report.valid and report.exit_code == 2
     assert report.chat["valid"] is False and report.chat["problems"][0]["line"] == 0
+    assert main(["verify", str(nodes[0].log_path)]) == 2
+    said = capsys.readouterr().out
+    assert said.startswith("valid:") and "chat: TAMPERED OR FORGED (line 0" in said and "ForgedSignature" in said
