@@ -24,7 +24,7 @@ from protocol.session import CHANCE, DeckRequest, GameRuleError
 
 __all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of"]
 
-RULES_NAME = "amazing-space-venture/8"
+RULES_NAME = "amazing-space-venture/9"
 PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest", "roles": "card",
           "peek": "card", "look": "card", "hand": "card"}
 assert ENGINE_CHANCE == CHANCE

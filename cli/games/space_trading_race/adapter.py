@@ -23,7 +23,7 @@ from .outcome import result_of
 
 __all__ = ["RULES_NAME", "TradingRaceRules", "mission_label"]
 
-RULES_NAME = "space-trading-race/3"   # /1 drew its dice from shuffled decks of faces; /3: ristretto255
+RULES_NAME = "space-trading-race/4"   # /1 drew its dice from shuffled decks of faces; /3: ristretto255; /4: takebacks
 assert ENGINE_CHANCE == CHANCE
 MISSION_PREFIX = "mission"
 

@@ -17,7 +17,7 @@ from space_walk.state import State
 
 __all__ = ["SpaceWalkRules", "RULES_NAME", "SeatView"]
 
-RULES_NAME = "space-walk/2"
+RULES_NAME = "space-walk/3"
 
 
 @dataclass(frozen=True)
