@@ -275,14 +275,14 @@ def test_a_first_shuffle_that_misnames_its_input_is_refused():
 
 
 def test_a_log_of_rules_version_6_cannot_be_checked_here(tmp_path, capsys):
-    """SPEC §27.1, §27.6: version 7 changed the deal events (and 8 the group); a version-6 log is exit 3,
+    """SPEC §27.1, §27.6: version 7 changed the deal events (8 the group, 9 added the takeback event); a version-6 log is exit 3,
     'cannot check', with the asv that wrote it named as the one that checks it."""
     from cli.games.asv.adapter import RULES_NAME, AsvRules
     from cli.main import main
 
     class Version6(AsvRules):
         name = "amazing-space-venture/6"
-    assert RULES_NAME == "amazing-space-venture/8"
+    assert RULES_NAME == "amazing-space-venture/9"
     peers = make_peers(Version6(), 2, log_dir=str(tmp_path))
     for _ in range(2):
         step(peers)

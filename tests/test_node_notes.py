@@ -40,7 +40,27 @@ EXAMPLES = {
     NoteKind.WRITTEN: (Note(NoteKind.WRITTEN, seq=9, text="abort: x silent"), r"abort: x silent"),
     NoteKind.TAKEN_BACK: (Note(NoteKind.TAKEN_BACK, seq=9, count=2, text="abort: x"),
                           r"abort: x; this peer's 2 event\(s\) from seq 9 reached nobody and are dropped"),
+    NoteKind.TAKEBACK_ASKED: (Note(NoteKind.TAKEBACK_ASKED, who=BOB, seq=9, text="move 3", seconds=30.0),
+                              r"green bob asks to take back `move 3`: it happens if every other seat says yes "
+                              r"\(type yes or no\) within 30 s"),
+    NoteKind.TAKEBACK_ANSWERED: (Note(NoteKind.TAKEBACK_ANSWERED, who=BOB, seq=9),
+                                 "green bob agrees to take back the last action"),
+    NoteKind.TAKEBACK_REFUSED: (Note(NoteKind.TAKEBACK_REFUSED, who=BOB, seq=9, reason="no"),
+                                "green bob said no: the last action stands"),
+    NoteKind.TAKEBACK_DONE: (Note(NoteKind.TAKEBACK_DONE, who=BOB, seq=9, text="takeback of 'move 3'"),
+                             "taken back, every seat agreeing: takeback of 'move 3'"),
+    NoteKind.CHAT: (Note(NoteKind.CHAT, who=BOB, seq=0, text="good luck"), "green bob says: good luck"),
+    NoteKind.CHAT_REFUSED: (Note(NoteKind.CHAT_REFUSED, who=BOB, reason="too long"),
+                            "a chat line of green bob was not taken: too long"),
 }
+
+
+@pytest.mark.parametrize("reason, line", [
+    ("withdrawn", "green bob withdrew the takeback: the last action stands"),
+    ("timeout", "no answer from green bob within 30 s: the takeback lapsed; the last action stands"),
+    ("moved on", "green bob played on before every seat agreed: the last action stands")])
+def test_every_end_of_a_takeback_that_changed_nothing_is_said(reason, line):
+    assert words(Note(NoteKind.TAKEBACK_REFUSED, who=BOB, reason=reason, seconds=30.0), NAMES) == line
 
 
 @pytest.mark.parametrize("kind", list(NoteKind))

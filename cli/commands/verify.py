@@ -50,6 +50,8 @@ def run(args) -> int:
           if report.log_format is not None else "written by: not known (no header read)")
     if report.players:
         print("players (seat order): " + ", ".join(players(session, game.seat_colours)))
+    if report.chat is not None:      # beside the verdict, never changing it (SPEC §29.18)
+        print(chat_line(report.chat))
     if report.valid and report.aborted:
         print(f"game aborted: {report.aborted[len('abort: '):]}")
     if report.valid and report.culprit:
@@ -65,3 +67,12 @@ def run(args) -> int:
         else:
             print(f"scores {report.scores}  winners {report.winners}")
     return report.exit_code
+
+
+def chat_line(chat: dict) -> str:
+    """The chat sidecar's line: its lines all sound, or every one that is not, named."""
+    if chat["valid"]:
+        return f"chat: {chat['lines']} line(s) beside the log, every signature checked"
+    bad = "; ".join(f"line {p['line'] if p['line'] is not None else '?'}"
+                    + (f" by {p['author']}" if p["author"] else "") + f": {p['reason']}" for p in chat["problems"])
+    return f"chat: TAMPERED OR FORGED ({bad}); the game's verdict above does not rest on the chat"

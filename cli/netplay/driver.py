@@ -18,6 +18,7 @@ from cli.errors import NotSent
 from cli.games import DEFAULT_KEY, GameKit, kit_for
 from cli.games.kit import Happened
 from cli.netplay.peer_names import abort_line
+from cli.netplay.table_talk import TableTalk
 from cli.netplay.turn_clock import TurnClock
 
 __all__ = ["RecordingRules", "NetDriver", "PeerStopped", "peer_address", "recording_rules"]
@@ -50,7 +51,7 @@ class RecordingRules:
         self.applied.append(self.kit.happened(was, state, seat, parsed))
 
 
-class NetDriver:
+class NetDriver(TableTalk):
     """cli.repl.loop.SeatDriver over a running Node (call only from outside the trio thread)."""
 
     def __init__(self, node, token, rules: RecordingRules, address: str | None = None) -> None:

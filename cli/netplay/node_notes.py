@@ -46,7 +46,31 @@ def words(note: Note, who: Callable[[bytes], str]) -> str:
     if k is NoteKind.TAKEN_BACK:
         return (f"{note.text}; this peer's {note.count} event(s) from seq {note.seq} reached nobody "
                 "and are dropped")
+    if k in _TABLE_TALK:
+        return _TABLE_TALK[k](note, who)
     raise ValueError(f"no words for the note kind {k!r}")
+
+
+def _refusal(note: Note, who: Callable[[bytes], str]) -> str:
+    """An ask that ended with nothing changed (SPEC §29.17)."""
+    name = who(note.who) if note.who is not None else "a seat"
+    return {"no": f"{name} said no: the last action stands",
+            "withdrawn": f"{name} withdrew the takeback: the last action stands",
+            "timeout": f"no answer from {name} within {note.seconds or 0:g} s: the takeback lapsed; the last action stands",
+            "moved on": f"{name} played on before every seat agreed: the last action stands"}.get(
+                str(note.reason), f"the takeback did not happen ({note.reason}): the last action stands")
+
+
+_TABLE_TALK: dict[NoteKind, Callable[[Note, Callable[[bytes], str]], str]] = {
+    NoteKind.TAKEBACK_ASKED: lambda n, who: (
+        f"{who(n.who)} asks to take back `{n.text}`: it happens if every other seat says yes "
+        f"(type yes or no) within {n.seconds or 0:g} s"),
+    NoteKind.TAKEBACK_ANSWERED: lambda n, who: f"{who(n.who)} agrees to take back the last action",
+    NoteKind.TAKEBACK_REFUSED: _refusal,
+    NoteKind.TAKEBACK_DONE: lambda n, who: f"taken back, every seat agreeing: {n.text}",
+    NoteKind.CHAT: lambda n, who: f"{who(n.who)} says: {n.text}",
+    NoteKind.CHAT_REFUSED: lambda n, who: f"a chat line of {who(n.who)} was not taken: {n.reason}",
+}
 
 
 def _refused(note: Note, who: Callable[[bytes], str], what: str, plain: str) -> str:

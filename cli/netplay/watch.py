@@ -21,6 +21,7 @@ from protocol.crypto import Identity, fingerprint
 from protocol.log import SignedEvent
 from protocol.net import Mesh, TransportError
 from protocol.session import LogChecker, VerifyReport
+from protocol.session.chat import ChatBook, is_chat
 
 __all__ = ["Watcher", "MAX_AHEAD"]
 
@@ -48,6 +49,7 @@ class Watcher:
         self.kit = None
         self._ahead: dict[int, SignedEvent] = {}
         self._turn = 0
+        self._chat: ChatBook | None = None
         self._news_send, self._news = trio.open_memory_channel[SignedEvent](4096)
         self.mesh = Mesh(self.identity, invite.game, lambda key: True, self._on_event,
                          listen=False, watching=True)
@@ -136,6 +138,9 @@ class Watcher:
                 return
 
     def _take(self, ev: SignedEvent) -> None:
+        if is_chat(ev):
+            self._chat_line(ev)
+            return
         if self._over() or ev.seq < self.height or ev.seq > self.height + MAX_AHEAD:
             return
         if self.checker is None and not self._start(ev):
@@ -165,6 +170,19 @@ class Watcher:
         self.checker = LogChecker(self.kit.session_rules(), ev.game)
         self.printer.say(f"watching game {ev.game.hex()} ({self.kit.title})")
         return True
+
+    def _chat_line(self, ev: SignedEvent) -> None:
+        """A spectator sees the table talk too (SPEC §29.18), checked as a seat checks it."""
+        s = self.checker.session if self.checker is not None else None
+        if s is None or not s.seat_keys:
+            return
+        if self._chat is None:
+            self._chat = ChatBook(s.game, set(s.seat_keys))
+        now = trio.current_time()
+        if self._chat.problem(ev, now) is None:
+            self._chat.keep(ev, now)
+            name = s.names[s.roster.index(ev.author)] if len(s.names) == len(s.roster) else ""
+            self.printer.say(f"chat  {name} ({fingerprint(ev.author)}): {ev.body['text']}")
 
     def _refused(self, ev: SignedEvent) -> None:
         index, exc = self.checker.held

@@ -39,6 +39,7 @@ from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 
 from cli.repl.live import GameEnded, LiveRepl
 from cli.repl.loop import CTRL_C, ActionCompleter, Repl, fit
+from cli.repl.table_talk import TABLE_HELP
 from cli.terminal import plain
 
 __all__ = ["ScreenRepl", "LiveScreenRepl", "render_lines", "wants_screen", "add_plain", "MIN_COLUMNS", "MIN_ROWS",
@@ -342,6 +343,7 @@ class LiveScreenRepl(ScreenRepl, LiveRepl):
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
         self.welcome()
+        self.say(TABLE_HELP)
         self.update(first=True)
         self.driver.attach(self)
         follower = asyncio.create_task(self.follow())

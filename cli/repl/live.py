@@ -15,6 +15,7 @@ import threading
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from cli.repl.loop import CTRL_C, LEAVE, Repl
+from cli.repl.table_talk import TABLE_HELP
 from cli.terminal import plain
 
 __all__ = ["LiveRepl", "UiSink", "NoteWriter"]
@@ -85,6 +86,7 @@ class LiveRepl(Repl, UiSink):
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
         self.welcome()
+        self.say(TABLE_HELP)
         self.update(first=True)
         self.driver.attach(self)
         left = False

@@ -27,6 +27,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from cli.errors import NotSent
 from cli.games.kit import GameKit, Happened
 from cli.picture.svg_doc import save_picture
+from cli.repl.table_talk import table_command
 from cli.terminal import natural_key, plain
 
 __all__ = ["Repl", "SeatDriver", "ActionCompleter", "Happened", "default_history", "use_colour", "fit",
@@ -305,6 +306,8 @@ class Repl:
                 self.say(f"no legal action number {n} (type legal to list them)", "fg:ansired")
             else:
                 self.play(legal[n - 1])
+        elif table_command(self, word, rest):   # say, undo, yes, no (SPEC §29.17, §29.18)
+            pass
         elif not self.screen.command(word, rest):
             steps = self.screen.sequence(text)
             text = steps[0]

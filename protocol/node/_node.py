@@ -16,25 +16,29 @@ from protocol.errors import EventError, ReplayedEvent
 from protocol.log import LogWriter, SecretsFile, SignedEvent, parse_event
 from protocol.net import Mesh
 from protocol.node._catchup import CatchUp
+from protocol.node._chat import Chat
 from protocol.node._duty import AbortDuty
 from protocol.node._early import EarlyEvents
 from protocol.node._lobby import LobbyDoor, LobbyRefused
 from protocol.node._notes import Note, NoteKind
 from protocol.node._options import NodeOptions, NotInRoster, Timing
 from protocol.node._presence import Presence
+from protocol.node._takeback import Takebacks
 from protocol.node._thinking import THOUGHT, Thinking
 from protocol.session import (
     Agent, DeckCorrupted, GameRules, NotYourTurn, SessionHalted, SessionPeer, StateHashMismatch,
     creator_key_matches, first_hello_problem,
 )
 from protocol.session.abort import ABORT_KIND, is_vote
+from protocol.session.chat import is_chat
+from protocol.session.takeback import is_takeback_statement
 from protocol.session.halt import HALT_KIND
 from protocol.session import EventKind, Phase
 
 __all__ = ["Node"]
 
 
-class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
+class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat):
     """Run with `await node.run(task_status=...)` inside a nursery; see cli/netplay/ (host.py, join.py).
 
     Roles: the creator calls `start(roster)` once the lobby is full; a joiner's session
@@ -96,6 +100,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
         self._init_lobby()
         self._init_duty()
         self._init_thinking()
+        self._init_takebacks()
+        self._init_chat()
 
     # ------------------------------------------------------------------ state
     @property
@@ -231,6 +237,9 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
 
     async def _act_while_due(self) -> None:
         s = self.session
+        if s is not None and not self.over:
+            self._expire_takeback()
+            self._takeback_if_complete()
         while self._outbox:
             await self.mesh.broadcast(self._outbox.pop(0))
         if s is not None and not self.over:
@@ -241,6 +250,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
             kind = s.pending_obligation()
             if kind is None or (kind == EventKind.ACTION and self.agent is None):
                 return   # a human seat: submit() writes the action
+            if kind == EventKind.ACTION and self._holding_for_takeback():
+                return   # a bot seat that agreed to a takeback waits for it (SPEC §29.17)
             text = None   # the session asks an agent that answers at once (thinks = False) itself
             if kind == EventKind.ACTION and getattr(self.agent, "thinks", True):
                 text = self._thought_for(s)
@@ -274,6 +285,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
         self._bump()
         if self.on_applied is not None:
             self.on_applied(self, ev, self.session.notes[-1])
+        self._takeback_moved(ev)
 
     def _feed(self, item: SignedEvent | bytes) -> None:
         """Take one event: a SignedEvent (the mesh's, checked on arrival) is not parsed
@@ -282,6 +294,13 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking):
             ev = item if isinstance(item, SignedEvent) else parse_event(item, expected_game=self.game)
         except EventError as exc:
             self.rejected.append(exc)
+            return
+        if is_chat(ev):   # table talk, never a chain event (SPEC §29.18)
+            self._on_chat(ev)
+            return
+        if is_takeback_statement(ev):   # asks and answers about a takeback (SPEC §29.17)
+            if self.session is not None:
+                self._on_takeback_statement(ev)
             return
         if is_vote(ev):   # a statement about a height, never a chain event (SPEC §29.6)
             self._on_statement(ev)

@@ -16,6 +16,7 @@ play (actions, shuffles, shares, driven by the game) -> done.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from protocol.crypto import commit_reveal as cr
@@ -25,6 +26,7 @@ from protocol.session.abort import ABORT_KIND, FORFEIT_KIND, check_abort
 from protocol.session.dealing import DeckBook
 from protocol.session.dice_table import DiceTable
 from protocol.session.hand_over import accept_hand_over
+from protocol.session.takeback import TAKEBACK_KIND, check_takeback
 from protocol.session.halt import HALT_KIND, check_halt, convicting
 from protocol.errors import BrokenChain, OutOfOrder, WrongAuthor
 from protocol.log import Chain, SignedEvent, parse_event
@@ -100,6 +102,10 @@ class Session:
         self._last_read: tuple[str, Any] | None = None   # (text, action) of the latest read
         self._version = 0
         self._hash: tuple[int, bytes] = (-1, b"")
+        # the head action's seq and a copy of the state before it, while it can be taken
+        # back (SPEC §29.17): it played no hidden card and showed, dealt or rolled nothing
+        self.undo_point: tuple[int, Any] | None = None
+        self._pending_undo: tuple[int, Any] | None = None
 
     # -- who and what is due -------------------------------------------------------------
     @property
@@ -194,7 +200,7 @@ class Session:
     def _receive_due(self, ev: SignedEvent) -> SignedEvent:
         """The checks of the event due at this height, from its kind on (SPEC §26.3)."""
         kind = self.next_kind()
-        if ev.kind != kind:
+        if ev.kind != kind and not (ev.kind == TAKEBACK_KIND and kind == EventKind.ACTION):
             if kind == "refresh" and ev.kind == "shares":   # the event that would expose a card
                 req = self.book.current.request
                 raise UnexpectedKind(
@@ -230,6 +236,8 @@ class Session:
 
     def _accept(self, ev: SignedEvent, note: str) -> None:
         self.chain.append(ev)
+        self.undo_point = self._pending_undo if ev.kind == EventKind.ACTION else None
+        self._pending_undo = None
         self.notes.append(note)
         self._logged(ev)
 
@@ -495,6 +503,18 @@ class Session:
         self._sync(seq)
         return f"dice open roll {self.dice.ledger.roll_index - 1}: " + " ".join(map(str, faces))
 
+    def _copy_state(self) -> Any:
+        """A copy of the game state (the game's optional `copy_state`, else a deep copy)."""
+        copier = getattr(self.rules, "copy_state", None)
+        return copier(self.state) if copier is not None else copy.deepcopy(self.state)
+
+    def _on_takeback(self, seq: int, author: bytes, body: dict) -> str:
+        """The head action taken back (SPEC §29.17): the state from before it comes back."""
+        _, note = check_takeback(self, seq, author, body)
+        self.state = self.undo_point[1]   # the copy kept when the action was applied
+        self._version += 1
+        return note
+
     def _on_action(self, seq: int, author: bytes, body: dict) -> str:
         check_fields(body, {"a": want_str(MAX_ACTION_TEXT), "p": want_list()}, seq, author)
         seat, text = self.seat_of[author], body["a"]
@@ -510,10 +530,14 @@ class Session:
             raise BadBody(f'"p" must hold one share per hidden card played ({len(claims)})', seq=seq, author=author)
         for (handle, label), raw in zip(claims, body["p"]):
             self.book.check_claim(seq, seat, author, handle, label, raw, own=self._own)
+        before, version = self._copy_state(), self._version
         try:
             self._engine(seat, action)
         except GameRuleError as exc:
             raise IllegalMove(str(exc), seq=seq, author=author) from None
         self.book.shown.update(self.book.cipher[h].c1 for h, _ in claims)   # a claimed card is shown
         self._sync(seq)
+        if (not claims and self._version == version + 1 and not self.leaving   # nothing seen, no outcome
+                and self.rules.to_move(self.state) not in (None, CHANCE)):      # nor one under way
+            self._pending_undo = (seq, before)
         return text + (" [proved " + " ".join(f"#{h}" for h, _ in claims) + "]" if claims else "")

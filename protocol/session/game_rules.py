@@ -119,3 +119,7 @@ class GameRules(Protocol):
     def new_view(self, seat: int) -> Any: ...
 
     def learn(self, view: Any, handle: int, label: str) -> None: ...
+
+    # Optional: `copy_state(state)`, an independent copy of a state. The session keeps one
+    # from before the head action while it may be taken back (SPEC §29.17); without it the
+    # session uses copy.deepcopy.

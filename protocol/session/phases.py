@@ -47,6 +47,11 @@ class EventKind(_WireName):
     HALT = "halt"
     VOTE = "abort-vote"             # statements about a height, never chain events (§29.6)
     REFUSE = "abort-refuse"
+    TAKEBACK = "takeback"           # the last action taken back, every other seat agreeing (§29.17)
+    TAKEBACK_ASK = "takeback-ask"   # statements about a height, never chain events (§29.17)
+    TAKEBACK_YES = "takeback-yes"
+    TAKEBACK_NO = "takeback-no"
+    CHAT = "chat"                   # a line of table talk, never a chain event (§29.18)
 
 
 # the event due in each setup phase is of the phase's own name

@@ -16,6 +16,7 @@ from protocol.errors import EventError, LogError
 from protocol.session.game_rules import GameRules
 from protocol.crypto import fingerprint
 from protocol.log import scan_log
+from protocol.session.chat_check import check_chat
 from protocol.session.core import Session
 from protocol.session.errors import CardExposed
 from protocol.session.outsider import OutsiderReader
@@ -50,6 +51,7 @@ class VerifyReport:
     spec: str | None = None              # the SPEC section the error enforces, when invalid
     program: str | None = None           # the header's program line (SPEC §23.2); None in format 1
     log_format: int | None = None        # the header's format version
+    chat: dict | None = None             # the chat sidecar's check (SPEC §29.18), None without one
     notes: list[str] = field(default_factory=list, repr=False)
 
     @property
@@ -62,7 +64,7 @@ class VerifyReport:
         out = {"valid": self.valid, "game_id": self.game_id, "events": self.events, "head": self.head,
                "finished": self.finished, "scores": self.scores,
                "winners": self.winners, "aborted": self.aborted, "players": self.players,
-               "halted": self.halted, "culprit": self.culprit,
+               "halted": self.halted, "culprit": self.culprit, "chat": self.chat,
                "program": self.program, "log_format": self.log_format}
         if not self.valid:
             out.update({"seq": self.seq, "author": self.author, "reason": self.reason,
@@ -201,3 +203,6 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
             checker.verdict.seq, checker.verdict.reason = scan.problem.record_index, str(scan.problem)
             checker.verdict.kind, checker.verdict.spec = type(scan.problem).__name__, error_spec(scan.problem)
     return checker.report(), checker.session
+    report, session = checker.report(), checker.session
+    report.chat = check_chat(path, scan.game, session.seat_keys or session.roster or [])   # beside the verdict
+    return report, session

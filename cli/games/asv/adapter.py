@@ -24,7 +24,7 @@ from protocol.session import CHANCE, DeckRequest, GameRuleError
 
 __all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of"]
 
-RULES_NAME = "amazing-space-venture/8"
+RULES_NAME = "amazing-space-venture/9"
 PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest", "roles": "card",
           "peek": "card", "look": "card", "hand": "card"}
 assert ENGINE_CHANCE == CHANCE
@@ -118,6 +118,10 @@ class AsvRules:
         else:
             return []
         return [(h, label_for("refuel", n)) for h, n in named if h not in state.names]
+
+    def copy_state(self, state: GameState) -> GameState:
+        """A copy the session keeps while an action may be taken back (SPEC §29.17)."""
+        return state.clone()
 
     def state_hash(self, state: GameState) -> bytes:
         return bytes.fromhex(state.hash())

@@ -23,7 +23,7 @@ from .outcome import result_of
 
 __all__ = ["RULES_NAME", "TradingRaceRules", "mission_label"]
 
-RULES_NAME = "space-trading-race/4"   # /1 dice from decks of faces; /3 ristretto255; /4 hand-over by refresh (§59.5)
+RULES_NAME = "space-trading-race/4"   # /1 dice from decks of faces; /3 ristretto255; /4 hand-over by refresh (§59.5), takebacks
 assert ENGINE_CHANCE == CHANCE
 MISSION_PREFIX = "mission"
 
@@ -123,6 +123,9 @@ class TradingRaceRules:
             leave(state, seat)
         except TradingRaceError as exc:
             raise GameRuleError(str(exc)) from None
+    def copy_state(self, state: State) -> State:
+        """A copy the session keeps while an action may be taken back (SPEC §29.17)."""
+        return state.clone()
 
     def state_hash(self, state: State) -> bytes:
         return bytes.fromhex(state.hash())

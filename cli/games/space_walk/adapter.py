@@ -17,7 +17,7 @@ from space_walk.state import State
 
 __all__ = ["SpaceWalkRules", "RULES_NAME", "SeatView"]
 
-RULES_NAME = "space-walk/2"
+RULES_NAME = "space-walk/3"
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,10 @@ class SpaceWalkRules:
         if isinstance(action, str):
             self.read(action)
         return []  # every card is public (SPEC §41.2)
+
+    def copy_state(self, state: State) -> State:
+        """A copy the session keeps while an action may be taken back (SPEC §29.17)."""
+        return state.clone()
 
     def state_hash(self, state: State) -> bytes:
         return bytes.fromhex(state.hash())
