@@ -40,6 +40,8 @@ EXAMPLES = {
     NoteKind.WRITTEN: (Note(NoteKind.WRITTEN, seq=9, text="abort: x silent"), r"abort: x silent"),
     NoteKind.TAKEN_BACK: (Note(NoteKind.TAKEN_BACK, seq=9, count=2, text="abort: x"),
                           r"abort: x; this peer's 2 event\(s\) from seq 9 reached nobody and are dropped"),
+    NoteKind.SETTLED: (Note(NoteKind.SETTLED, who=BOB, seq=9, text="halt: x"),
+                       r"halt: x \(written by green bob\); it wins over this peer's own end and replaces it"),
 }
 
 

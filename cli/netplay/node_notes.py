@@ -46,6 +46,8 @@ def words(note: Note, who: Callable[[bytes], str]) -> str:
     if k is NoteKind.TAKEN_BACK:
         return (f"{note.text}; this peer's {note.count} event(s) from seq {note.seq} reached nobody "
                 "and are dropped")
+    if k is NoteKind.SETTLED:
+        return f"{note.text} (written by {who(note.who)}); it wins over this peer's own end and replaces it"
     raise ValueError(f"no words for the note kind {k!r}")
 
 

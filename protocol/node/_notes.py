@@ -25,6 +25,8 @@ class NoteKind(StrEnum):
     WRITTEN = "written"          # this peer wrote an abort or a halt; `text` is the session's note of it
     TAKEN_BACK = "taken-back"    # an abort against this peer was taken: `text` is its note, `count`
                                  # of this peer's events from `seq` on reached nobody and are dropped
+    SETTLED = "settled"          # another end at `seq` (by `who`) wins over this peer's (§29.17): it
+                                 # replaces this peer's last record; `text` is its note
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from protocol.errors import EventError
 __all__ = [
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare",
     "BadShuffle", "BadShuffleProof", "BadRefresh", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
-    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "BadDice", "CardExposed",
+    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "BadDice", "CardExposed", "VotedAndRefused",
 ]
 
 
@@ -91,3 +91,9 @@ class CardExposed(SessionError):
     """An event that completes every seat's decryption share of a ciphertext never shown
     to the table: anyone holding the log reads that card (SPEC §25.7). Found by `asv
     verify`'s outsider check (protocol/session/verify.py)."""
+
+
+class VotedAndRefused(SessionError):
+    """A seat signed both an abort vote and a refusal about one height (SPEC §29.17): it
+    said it had seen nothing of the due peer there and that it had applied its event. Its
+    vote inside a complete abort and its refusal convict it (a conviction halt)."""
