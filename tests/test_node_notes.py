@@ -52,6 +52,8 @@ EXAMPLES = {
     NoteKind.CHAT: (Note(NoteKind.CHAT, who=BOB, seq=0, text="good luck"), "green bob says: good luck"),
     NoteKind.CHAT_REFUSED: (Note(NoteKind.CHAT_REFUSED, who=BOB, reason="too long"),
                             "a chat line of green bob was not taken: too long"),
+    NoteKind.SETTLED: (Note(NoteKind.SETTLED, who=BOB, seq=9, text="halt: x"),
+                       r"halt: x \(written by green bob\); it wins over this peer's own end and replaces it"),
 }
 
 

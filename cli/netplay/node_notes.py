@@ -48,6 +48,8 @@ def words(note: Note, who: Callable[[bytes], str]) -> str:
                 "and are dropped")
     if k in _TABLE_TALK:
         return _TABLE_TALK[k](note, who)
+    if k is NoteKind.SETTLED:
+        return f"{note.text} (written by {who(note.who)}); it wins over this peer's own end and replaces it"
     raise ValueError(f"no words for the note kind {k!r}")
 
 

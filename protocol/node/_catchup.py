@@ -13,9 +13,9 @@ class CatchUp:
         s = self.session
         if s is None:
             return []
-        if s.phase == Phase.ABORTED and from_seq >= s.chain.height:
-            # the asker may be the peer named silent, holding its own event at that height
-            # (SPEC §29.6): it must learn of the abort to drop it
+        if s.phase in (Phase.ABORTED, Phase.HALTED) and from_seq >= s.chain.height:
+            # the asker may hold another event at that height, or another end (SPEC §29.6,
+            # §29.19): it must learn of this end to settle on one
             return [s.chain.events[-1].wire]
         return [ev.wire for ev in s.chain.events[from_seq:]]
 

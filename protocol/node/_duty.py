@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import time
 
-from protocol.errors import EventError
 from protocol.log import SignedEvent
 from protocol.net import TransportError
 from protocol.node._notes import Note, NoteKind
 from protocol.session.abort import (ABORT_KIND, REFUSE_KIND, VOTE_BASE, VOTE_KIND, Ballot, abort_writers,
-                                    check_abort, make_abort, make_refusal, votes_problem)
+                                    make_abort, make_refusal)
 from protocol.session import Phase
 
 __all__ = ["AbortDuty"]
@@ -25,6 +24,25 @@ class AbortDuty:
         # a resumed peer waiting for the others to come back casts no vote and says no "back"
         # line meanwhile: nobody is late while everyone has left (SPEC §29.15)
         self.votes_held = False
+        # when this peer first held what a writer needs (SPEC §29.6, §29.10): the k-th writer's
+        # delay runs from then, not from the last progress (after a long think it had passed)
+        self._evidence_since: tuple[bytes, float] | None = None    # (refused event's hash, since)
+        self._votes_since: tuple[int, bytes, bytes, float] | None = None   # (height, silent, head, since)
+
+    def _escalation_due(self, k: int, since: float) -> bool:
+        """The k-th writer after the culprit writes at once if k = 0, else k timeouts after
+        it first held the evidence or the complete votes (SPEC §29.6, §29.10)."""
+        return k == 0 or time.monotonic() - since >= self.options.timeout * k
+
+    def _evidence_arrived(self, ev: SignedEvent) -> float:
+        if self._evidence_since is None or self._evidence_since[0] != ev.hash:
+            self._evidence_since = (ev.hash, time.monotonic())
+        return self._evidence_since[1]
+
+    def _votes_arrived(self, height: int, silent: bytes, head: bytes) -> float:
+        if self._votes_since is None or self._votes_since[:3] != (height, silent, head):
+            self._votes_since = (height, silent, head, time.monotonic())
+        return self._votes_since[3]
 
     async def _duty_when_idle(self, quiet: float) -> None:
         """Nothing arrived this tick: halt if due, vote against a due peer both silent and
@@ -62,13 +80,13 @@ class AbortDuty:
     async def _halt_if_due(self) -> None:
         """The due author signed an event this peer had to refuse for what it says: write the
         halt carrying it (SPEC §29.10). The first peer after the culprit in lobby order writes
-        at once, the k-th after (k + 1) timeouts without a halt arriving."""
+        at once, the k-th k timeouts after the evidence reached it without a halt arriving."""
         s = self.session
         if s.evidence is None or s.phase == Phase.HALTED or s.evidence[0].seq != s.chain.height:
             return
         culprit = s.evidence[0].author
         k = abort_writers(s.roster, culprit).index(self.me)
-        if k > 0 and time.monotonic() - self._progress_at < self.options.timeout * (k + 1):
+        if not self._escalation_due(k, self._evidence_arrived(s.evidence[0])):
             return
         s.write_halt()
         self.note(Note(NoteKind.WRITTEN, seq=s.chain.height - 1, text=s.notes[-1]))
@@ -77,13 +95,13 @@ class AbortDuty:
 
     async def _abort_if_complete(self) -> None:
         """Write the abort once every other seat's vote is in: the first writer after the
-        silent peer at once, the k-th after (k + 1) timeouts of silence (SPEC §29.6)."""
+        silent peer at once, the k-th k timeouts after it first held every vote (SPEC §29.6)."""
         s = self.session
         votes = self.ballot.complete(s) if s.roster is not None and s.next_author() not in (None, self.me) else None
         if votes is None:
             return
         k = abort_writers(s.roster, s.next_author()).index(self.me)
-        if k > 0 and time.monotonic() - self._progress_at < self.options.timeout * (k + 1):
+        if not self._escalation_due(k, self._votes_arrived(s.chain.height, s.next_author(), s.chain.head)):
             return
         ev = make_abort(self.identity, s, votes)
         s.receive(ev)
@@ -98,6 +116,7 @@ class AbortDuty:
             return
         h = ev.seq - VOTE_BASE
         if ev.kind == REFUSE_KIND:
+            self._keep_refusal(ev)   # with its author's vote inside an abort it convicts (§29.19)
             if self.ballot.released_by(ev, self.me):
                 self.note(Note(NoteKind.VOTE_WITHDRAWN, who=ev.author, seq=h))
                 for late in [e for e in self.barred if e.seq == h]:
@@ -119,33 +138,6 @@ class AbortDuty:
         if late.author != self.me and late.kind != ABORT_KIND and h not in self._refused_at:
             self._refused_at.add(h)
             self._outbox += [make_refusal(self.identity, self.session, h), late]
-
-    def _abort_against_me(self, ev: SignedEvent) -> None:
-        """An abort naming this peer silent at a height where it holds its own event: if every
-        other seat co-signed it, none of them applied that event (nor any later one of ours,
-        which builds on it), so this peer drops its events from that height and takes the
-        abort, and all logs end at one head (SPEC §29.6)."""
-        s, h = self.session, ev.seq
-        if s.chain.events[h].author != self.me or s.chain.events[h] == ev or ev.hash in self._refused_at:
-            return
-        self._refused_at.add(ev.hash)   # looked at once: replaying the game is not cheap
-        votes = ev.body.get("votes")
-        if (ev.prev != s.chain.events[h].prev or not isinstance(votes, list)
-                or votes_problem(s.roster, self.game, h, ev.prev, self.me, votes) is not None):
-            return
-        earlier = s.rewound(h)
-        try:
-            check_abort(earlier, ev)
-        except EventError as exc:
-            self.rejected.append(exc)
-            return
-        if s.log is not None:
-            s.log.truncate(h)
-        earlier.log, earlier.secret_store = s.log, s.secret_store
-        earlier.receive(ev)
-        self.session = earlier
-        self.note(Note(NoteKind.TAKEN_BACK, seq=h, count=s.chain.height - h, text=earlier.notes[-1]))
-        self._applied(ev)
 
     async def _send_quietly(self, key: bytes, ev: SignedEvent) -> None:
         try:

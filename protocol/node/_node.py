@@ -24,6 +24,7 @@ from protocol.node._notes import Note, NoteKind
 from protocol.node._options import NodeOptions, NotInRoster, Timing
 from protocol.node._presence import Presence
 from protocol.node._takeback import Takebacks
+from protocol.node._settle import END_KINDS, Settling
 from protocol.node._thinking import THOUGHT, Thinking
 from protocol.session import (
     Agent, DeckCorrupted, GameRules, NotYourTurn, SessionHalted, SessionPeer, StateHashMismatch,
@@ -32,13 +33,14 @@ from protocol.session import (
 from protocol.session.abort import ABORT_KIND, is_vote
 from protocol.session.chat import is_chat
 from protocol.session.takeback import is_takeback_statement
+from protocol.session.abort import is_vote
 from protocol.session.halt import HALT_KIND
 from protocol.session import EventKind, Phase
 
 __all__ = ["Node"]
 
 
-class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat):
+class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, Settling):
     """Run with `await node.run(task_status=...)` inside a nursery; see cli/netplay/ (host.py, join.py).
 
     Roles: the creator calls `start(roster)` once the lobby is full; a joiner's session
@@ -102,6 +104,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat):
         self._init_thinking()
         self._init_takebacks()
         self._init_chat()
+        self._init_settling()
 
     # ------------------------------------------------------------------ state
     @property
@@ -212,9 +215,18 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat):
                     f.close()
 
     async def _linger(self) -> None:
-        # spectators too (SPEC §29.16): the last events queued for them get written
-        while self.mesh.peer_keys() or self.mesh.spectator_count():
-            await trio.sleep(0.05)
+        # spectators too (SPEC §29.16): the last events queued for them get written. Events
+        # still arriving are taken: a competing end settles (SPEC §29.19); a resumed peer
+        # whose log had already ended waits for its first peer, to settle with it.
+        while (self.mesh.peer_keys() or self.mesh.spectator_count()
+               or (self._resumed and not self._met)):
+            self._convict_if_proven()
+            while self._outbox:
+                await self.mesh.broadcast(self._outbox.pop(0))
+            with trio.move_on_after(0.05):
+                item = await self._inbox.receive()
+                if item is not THOUGHT:
+                    self._feed(item)
 
     # ------------------------------------------------------------------ the loop
     async def _play(self) -> None:
@@ -236,6 +248,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat):
             await self._idle()
 
     async def _act_while_due(self) -> None:
+        self._convict_if_proven()
         s = self.session
         if s is not None and not self.over:
             self._expire_takeback()
@@ -316,8 +329,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat):
                 return
             self._adopt_game(ev.body.get("rules"))
             self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
-        if ev.kind == ABORT_KIND and ev.seq < self.height and ev.body.get("silent") == self.me:
-            self._abort_against_me(ev)
+        if ev.kind in END_KINDS and ev.seq < self.height:   # an end below ours (SPEC §29.19)
+            self._settle(ev)
             return
         if ev.seq > self.height:
             self._early.hold(ev, self.height, self.session.roster)

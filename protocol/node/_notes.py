@@ -25,7 +25,7 @@ class NoteKind(StrEnum):
     WRITTEN = "written"          # this peer wrote an abort or a halt; `text` is the session's note of it
     TAKEN_BACK = "taken-back"    # an abort against this peer was taken: `text` is its note, `count`
                                  # of this peer's events from `seq` on reached nobody and are dropped
-    TAKEBACK_ASKED = "takeback-asked"      # `who` asks to take back the action `text` (§29.17); `seconds` to answer
+    TAKEBACK_ASKED = "takeback-asked"      # `who` asks to take back the action `text` (§29.19); `seconds` to answer
     TAKEBACK_ANSWERED = "takeback-answered"  # `who` said yes to the open ask
     TAKEBACK_REFUSED = "takeback-refused"  # the ask is over, nothing changed: `reason` "no" (`who` said no),
                                            # "withdrawn" (by its asker), "timeout" (`who` did not answer
@@ -33,6 +33,8 @@ class NoteKind(StrEnum):
     TAKEBACK_DONE = "takeback"             # the takeback was written (by `who`); `text` is the session's note
     CHAT = "chat"                          # `who` said `text` (its line number `seq`, §29.18)
     CHAT_REFUSED = "chat-refused"          # a chat line of `who` was not taken: `reason` (said once per author)
+    SETTLED = "settled"          # another end at `seq` (by `who`) wins over this peer's (§29.19): it
+                                 # replaces this peer's last record; `text` is its note
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from protocol.errors import EventError
 __all__ = [
     "SessionError", "UnexpectedKind", "BadBody", "OpeningMismatch", "BadKeyShare",
     "BadShuffle", "BadShuffleProof", "BadRefresh", "BadShare", "CardNotHeld", "ClaimMismatch", "IllegalMove",
-    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "BadDice", "CardExposed",
+    "StateHashMismatch", "DeckCorrupted", "SessionHalted", "BadDice", "CardExposed", "VotedAndRefused",
 ]
 
 
@@ -108,3 +108,10 @@ class CardExposed(SessionError):
     to the table: anyone holding the log reads that card (SPEC §25.7). Found by `asv
     verify`'s outsider check (protocol/session/verify.py)."""
     spec = "§25.7"   # the SPEC section it enforces (§36.3)
+
+
+class VotedAndRefused(SessionError):
+    """A seat signed both an abort vote and a refusal about one height (SPEC §29.19): it
+    said it had seen nothing of the due peer there and that it had applied its event. Its
+    vote inside a complete abort and its refusal convict it (a conviction halt)."""
+    spec = "§29.19"

@@ -45,6 +45,11 @@ def check_halt(session, ev: SignedEvent) -> str:
     seq, author, body = ev.seq, ev.author, ev.body
     if session.phase in ENDED or session.roster is None:
         raise UnexpectedKind(f"no halt may be written in phase {session.phase!r}", seq=seq, author=author)
+    if "refusal" in body:   # a seat that voted and refused at this height (SPEC §29.19)
+        from protocol.session.conviction import check_conviction
+        if author not in session.roster:
+            raise BadBody("a halt is written by a peer of the roster", seq=seq, author=author)
+        return check_conviction(session, ev)
     check_fields(body, {"culprit": want_bytes(32), "evidence": want_bytes(), "reason": want_str(MAX_REASON)},
                  seq, author)
     if author not in session.roster:

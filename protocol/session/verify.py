@@ -160,7 +160,9 @@ class LogChecker:
         if session.phase == "halted" and session.evidence is not None:
             report.halted = session.notes[-1]
             evidence, error = session.evidence   # checked again here from the log alone
-            report.culprit = {"seq": evidence.seq, "author": _author(evidence.author),
+            # a conviction's evidence is a statement about the halt's height (SPEC §29.19)
+            report.culprit = {"seq": error.seq if error.seq is not None else evidence.seq,
+                              "author": _author(evidence.author),
                               "reason": f"{type(error).__name__}: {error.reason}",
                               "kind": type(error).__name__, "spec": error_spec(error)}
         result = session.result()

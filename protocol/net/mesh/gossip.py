@@ -7,6 +7,7 @@ checked here, once: what the mesh delivers is the SignedEvent of that check.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable
 
 from protocol import codec
@@ -14,7 +15,14 @@ from protocol.errors import EventError
 from protocol.log import SignedEvent, event_hash, parse_event
 from protocol.net.errors import LOCAL, BadEventWire, FrameTooLarge
 
-__all__ = ["Gossip", "event_payload"]
+__all__ = ["Gossip", "event_payload", "MAX_SEEN"]
+
+# Hashes the seen set keeps (SPEC §28.7): far more than one game's events and statements
+# (a game is a few thousand events), so only a wire older than that many others can come
+# round again; and the node refuses a replayed event anyway, so forgetting costs nothing
+# but one parse. Without a bound, a roster peer signing endless distinct statements (or a
+# very long session) would grow the set without end: 65536 hashes are about 7 MiB.
+MAX_SEEN = 1 << 16
 
 
 def event_payload(wire: bytes) -> bytes:
@@ -24,11 +32,22 @@ def event_payload(wire: bytes) -> bytes:
 class Gossip:
     """The event hashes a mesh has sent or received, and the wire checks."""
 
-    def __init__(self, game_id: bytes | None, max_frame: int) -> None:
+    def __init__(self, game_id: bytes | None, max_frame: int, max_seen: int = MAX_SEEN) -> None:
         # None: any game's events (a spectator before its first event names the game)
         self.game_id = game_id
         self.max_frame = max_frame
-        self._seen: set[bytes] = set()
+        self.max_seen = max_seen
+        self._seen: OrderedDict[bytes, None] = OrderedDict()   # oldest first
+
+    @property
+    def seen_count(self) -> int:
+        return len(self._seen)
+
+    def _remember(self, digest: bytes) -> None:
+        self._seen[digest] = None
+        self._seen.move_to_end(digest)
+        while len(self._seen) > self.max_seen:
+            self._seen.popitem(last=False)
 
     def outgoing(self, event: SignedEvent | bytes) -> bytes:
         """The frame payload for one of our own events. Raises the event's error if peers
@@ -54,7 +73,7 @@ class Gossip:
         if digest in self._seen:
             return None
         ev = self.check(wire, peer=peer, what="not a valid event of this game")
-        self._seen.add(digest)
+        self._remember(digest)
         return ev
 
     def check(self, wire: bytes, *, peer: str | None, what: str) -> SignedEvent:
@@ -64,4 +83,5 @@ class Gossip:
             raise BadEventWire(f"{what}: {exc}", peer=peer) from None
 
     def mark(self, events: Iterable[SignedEvent | bytes]) -> None:
-        self._seen.update(e.hash if isinstance(e, SignedEvent) else event_hash(e) for e in events)
+        for e in events:
+            self._remember(e.hash if isinstance(e, SignedEvent) else event_hash(e))
