@@ -63,6 +63,10 @@ class ScreenBase:
         else:
             self.fold_legal(shown)
 
+    def whose_move(self) -> str:
+        """Whose move it is and what is asked, in words (every game's screen says it)."""
+        raise NotImplementedError
+
     def fold_legal(self, shown: list[tuple[int, str]]) -> None:
         for i, text in shown:
             self.say(f"{i:>3}. {text}")

@@ -30,10 +30,9 @@ from protocol.session import (
     Agent, DeckCorrupted, GameRules, NotYourTurn, SessionHalted, SessionPeer, StateHashMismatch,
     creator_key_matches, first_hello_problem,
 )
-from protocol.session.abort import ABORT_KIND, is_vote
+from protocol.session.abort import is_vote
 from protocol.session.chat import is_chat
 from protocol.session.takeback import is_takeback_statement
-from protocol.session.abort import is_vote
 from protocol.session.halt import HALT_KIND
 from protocol.session import EventKind, Phase
 
