@@ -49,7 +49,7 @@ async def test_three_peers_play_space_walk_to_the_end(tmp_path):
             nodes = [creator, *joiners]
             await wait_until(lambda: all(n.over for n in nodes))
     assert all(n.session.finished for n in nodes)
-    assert all(n.rules.name == "space-walk/2" for n in nodes)
+    assert all(n.rules.name == "space-walk/3" for n in nodes)
     heads = set()
     for node in nodes:
         assert game_of_log(node.log_path).key == "space-walk"

@@ -44,8 +44,10 @@ class EventKind(_WireName):
     HAND_OVER = "hand-over"         # a seat the game removed (§26.13)
     ABORT = "abort"
     HALT = "halt"
+    CLOCK_PASS = "clock-pass"       # the others play a timed-out seat's pass move (§29.17)
     VOTE = "abort-vote"             # statements about a height, never chain events (§29.6)
     REFUSE = "abort-refuse"
+    PASS_VOTE = "clock-pass-vote"   # a statement: this seat is past its clock (§29.17)
 
 
 # the event due in each setup phase is of the phase's own name
