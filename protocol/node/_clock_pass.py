@@ -23,6 +23,7 @@ class ClockPass:
     def _init_clock_pass(self) -> None:
         self.pass_ballot = PassBallot()
         self._pass_sent = 0.0
+        self._pass_ready = (-1, 0.0)   # (height, when every vote of the pass was first held here)
 
     def passing(self) -> str | None:
         """The move the table plays now for the seat due, which is past its clock (the game's
@@ -38,7 +39,7 @@ class ClockPass:
     async def _pass_if_due(self) -> None:
         """Vote to pass the due seat out of time (and send the vote again now and then until
         the pass is written); write the pass once every other seat's vote is in: the first
-        peer after the seat in lobby order at once, the k-th after (k + 1) timeouts."""
+        peer after the seat in lobby order at once, the k-th after k timeouts more."""
         s = self.session
         if self.passing() is None or s.next_author() == self.me:
             return
@@ -55,8 +56,12 @@ class ClockPass:
         votes = self.pass_ballot.complete(s)
         if votes is None:
             return
+        # measured from when the votes were complete here, not from the last event: the clock
+        # may be far longer than the timeout, and two writers must never both write
+        if self._pass_ready[0] != self.height:
+            self._pass_ready = (self.height, now)
         k = abort_writers(s.roster, due).index(self.me)
-        if k > 0 and now - self._progress_at < self.options.timeout * (k + 1):
+        if k > 0 and now - self._pass_ready[1] < self.options.timeout * k:
             return
         ev = write_clock_pass(s, votes)
         self._applied(ev)
