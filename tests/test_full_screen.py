@@ -174,3 +174,30 @@ def test_the_live_game_screen_shows_others_as_they_play_with_the_board_in_view()
         run_with_script(repl, pipe, script)
     assert board_in_view(shots["help"]) and "Commands:" in "\n".join(shots["help"])
     assert "left the game" in said()
+
+
+def test_at_80x24_an_open_answer_gets_the_legend_and_question_rows_and_the_board_stays():
+    """Issue 22: the answer pane showed 3 lines at 80x24; open, it takes the rows of the key
+    under the board and of the question line (the status line still says whose move)."""
+    driver = LocalGame(2, 0, seed=3)
+    with create_pipe_input() as pipe:
+        repl = Snapshots(driver, color=False, input=pipe, output=DummyOutput(), auto_pass=True)
+        pipe.send_text("help\rquit\r")
+        assert repl.run() == 0
+    shot = repl.shots["help"]
+    assert board_in_view(shot)
+    footer = next(line for line in shot if "Esc or the next command closes this" in line)
+    assert re.search(r"lines 1-(\d+) of", footer) and int(re.search(r"lines 1-(\d+) of", footer).group(1)) >= 6
+    assert not any("worm hole" in line for line in shot)          # the legend made room
+
+
+def test_esc_then_a_letter_at_once_closes_the_answer_and_types_the_letter():
+    """Issue 22: Esc followed quickly by a letter was read as Meta-letter; with an answer
+    open, Esc closes it at once and the letters type."""
+    driver = LocalGame(2, 0, seed=3)
+    with create_pipe_input() as pipe:
+        repl = Snapshots(driver, color=False, input=pipe, output=DummyOutput(), auto_pass=True)
+        pipe.send_text("help\r\x1blegal\rquit\r")
+        assert repl.run() == 0
+    assert "legal" in repl.shots, list(repl.shots)
+    assert "Esc or the next command closes this" in "\n".join(repl.shots["legal"])

@@ -30,8 +30,12 @@ def add_arguments(parser) -> None:
                         help="start with the players present once this long has passed, even if "
                              "seats are still free (a human host may also type 'start')")
     parser.add_argument("--turn-clock", type=int, default=None, metavar="S",
-                        help="seconds a seat has for its turn, shown to everyone as a countdown; at "
-                             "zero the seat counts as gone (aborted after --timeout more) (default: none)")
+                        help="seconds a seat has for its own decisions in a turn, shown to everyone as a "
+                             "countdown (default: none); what zero does: --on-clock")
+    parser.add_argument("--on-clock", choices=("pass", "abort"), default=None,
+                        help="when a seat's turn clock runs out: pass (the others play the game's pass "
+                             "move for it, by a co-signed vote) or abort (it counts as gone: aborted after "
+                             "--timeout more) (default pass)")
     parser.add_argument("--announce", action="store_true",
                         help="announce the game on the LAN (mDNS) until it starts: `asv join` with no "
                              "address finds it")

@@ -25,6 +25,11 @@ class ScreenBase:
     board_usage = "board (or board --svg FILE)"
     refusals: tuple = ()          # (engine error class, the word the REPL leads with)
 
+    def key_rows(self) -> int:
+        """How many last lines of board_text() are a key to it (no board rows): the full
+        screen hides them while an answer is open, to give the answer their room."""
+        return 0
+
     def __init__(self, driver, repl=None) -> None:
         self.driver = driver
         self.repl = repl

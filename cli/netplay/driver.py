@@ -20,6 +20,7 @@ from cli.games.kit import Happened
 from cli.netplay.peer_names import abort_line
 from cli.netplay.table_talk import TableTalk
 from cli.netplay.turn_clock import TurnClock
+from protocol.session.clock_pass import pass_move
 
 __all__ = ["RecordingRules", "NetDriver", "PeerStopped", "peer_address", "recording_rules"]
 
@@ -183,12 +184,23 @@ class NetDriver(TableTalk):
             self._sink.status("clock", f"{who}: over time {whole // 60}:{whole % 60:02d}")
             if self._clock_out != (seat, clock.since):
                 self._clock_out = (seat, clock.since)
-                grace = f"{self.node.options.timeout:g} s"
-                self._sink.note(f"your turn clock ran out: move within {grace}, or the game is aborted"
-                                if seat == self.seat else
-                                f"{self.colours[seat]}'s turn clock ran out: if they have not moved within {grace}, "
-                                "the game is aborted as for a peer that left")
+                self._sink.note(self._clock_words(seat, clock))
         self._clock_shown = True
+
+    def _clock_words(self, seat: int, clock: TurnClock) -> str:
+        """The one line said when a seat's clock runs out (SPEC §29.14, §29.20): what happens
+        next, in words; never that a connected player is gone."""
+        you = seat == self.seat
+        whose = "your" if you else f"{self.colours[seat]}'s"
+        grace = f"{self.node.options.timeout:g} s"
+        s = self.node.session
+        move = pass_move(s) if clock.passes and s is not None else None
+        if move is not None:
+            return (f"{whose} turn clock ran out: the others play {move!r} for {'you' if you else 'them'} "
+                    "as soon as each has signed it")
+        there = " and the game has no pass move here" if clock.passes else ""
+        return (f"your turn clock ran out{there}: move within {grace}, or the game is aborted" if you else
+                f"{whose} turn clock ran out{there}: if they have not moved within {grace}, the game is aborted")
 
     def _show_absent(self) -> None:
         """A toolbar item per peer gone (no connection): who, and for how long (SPEC §29.13)."""
@@ -211,7 +223,9 @@ class NetDriver(TableTalk):
     def end_reason(self) -> str | None:
         """Why an aborted game ended, naming the silent seat by colour and name (issue 8)."""
         s = self.node.session
-        return abort_line(s) if s is not None and s.phase == "aborted" else None
+        clock = self.node.overtime
+        cause = clock.abort_cause if isinstance(clock, TurnClock) else None
+        return abort_line(s, cause) if s is not None and s.phase == "aborted" else None
 
     def resume_hint(self) -> str | None:
         """The command that brings this seat back (SPEC §29.7): the log and a peer's address."""

@@ -22,7 +22,7 @@ from cli.netplay.net_args import listen_host
 from cli.netplay.node_notes import speaker
 from cli.netplay.peer_book import PeerBook
 from cli.netplay.peer_names import namer, remembering
-from cli.netplay.turn_clock import CLOCK_KEY, check_clock
+from cli.netplay.turn_clock import CLOCK_KEY, ON_CLOCK_KEY, check_clock
 from protocol.crypto import Identity
 from protocol.node import Node
 
@@ -44,11 +44,7 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         raise UserError(f"asv host: {game_kind.title} needs {game_kind.min_players}-{game_kind.max_players} "
                          "seats and fewer bots than seats")
     config = config_from(args) if hasattr(args, "variant") else {}
-    if getattr(args, "turn_clock", None) is not None:
-        try:
-            config[CLOCK_KEY] = check_clock(args.turn_clock)
-        except ValueError as exc:
-            raise UserError(f"asv host: --turn-clock: {exc}") from None
+    config.update(clock_config(args))
     listen = listen_host(args)
     advertised = invite_host(listen, getattr(args, "advertise", None))
     identity, which = choose_identity(args.key, getattr(args, "new_key", False), args.name, "host")
@@ -102,6 +98,20 @@ async def host_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
             keep_fresh_key(identity, args.log_dir, game)
         node.start(roster)
     return node
+
+
+def clock_config(args) -> dict:
+    """The table's clock options for the game config (SPEC §29.14, §29.20): `turn_clock`, and
+    `on_clock` (default "pass") beside it; --on-clock without a clock is refused."""
+    seconds, on_clock = getattr(args, "turn_clock", None), getattr(args, "on_clock", None)
+    if seconds is None:
+        if on_clock is not None:
+            raise UserError("asv host: --on-clock needs --turn-clock S (a clock to run out)")
+        return {}
+    try:
+        return {CLOCK_KEY: check_clock(seconds), ON_CLOCK_KEY: on_clock or "pass"}
+    except ValueError as exc:
+        raise UserError(f"asv host: --turn-clock: {exc}") from None
 
 
 async def _announce_free_seats(announcer, node: Node, seats: int) -> None:

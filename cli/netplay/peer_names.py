@@ -9,7 +9,7 @@ from protocol.crypto import fingerprint
 from cli.games import default_kit, kit_for_rules
 from cli.netplay.names_seen import name_seen, remember
 
-__all__ = ["colours_of", "seat_name", "namer", "remembering", "abort_line", "ABORT_NOTE"]
+__all__ = ["colours_of", "seat_name", "namer", "remembering", "abort_line", "pass_line", "ABORT_NOTE"]
 
 ABORT_NOTE = "abort: "   # how the session's own note of an abort begins (protocol.session.abort)
 
@@ -51,8 +51,10 @@ def remembering(applied):
     return on_applied
 
 
-def abort_line(session) -> str:
-    """The one line that ends an aborted game: who was silent, and who co-signed."""
+def abort_line(session, cause: str | None = None) -> str:
+    """The one line that ends an aborted game: who was silent, and who co-signed. `cause`
+    "clock": the seat was connected and past its turn clock (TurnClock.abort_cause), so the
+    line says that, never that it stayed gone (SPEC §29.20)."""
     ev = session.chain.events[-1] if session.chain.events else None
     body = ev.body if ev is not None and ev.kind == "abort" else None
     if not isinstance(body, dict) or "silent" not in body:
@@ -60,5 +62,18 @@ def abort_line(session) -> str:
     silent = body["silent"]
     who = seat_name(session, silent) or fingerprint(silent)
     writer = seat_name(session, ev.author) or fingerprint(ev.author)
-    return (f"game aborted: {who} stayed gone past the timeout (at event {ev.seq}); "
+    why = ("'s turn clock ran out and they did not move within the timeout after it" if cause == "clock"
+           else " stayed gone past the timeout")
+    return (f"game aborted: {who}{why} (at event {ev.seq}); "
             f"written by {writer}, co-signed by {len(body.get('votes', []))} peer(s)")
+
+
+def pass_line(session, ev, me: bytes | None = None) -> str:
+    """The line every peer says when a clock pass is applied (SPEC §29.20): whose clock ran
+    out, the move the game played for them, and who wrote and co-signed it."""
+    seat = ev.body.get("seat")
+    who = "your" if seat == me else f"{seat_name(session, seat) or fingerprint(seat)}'s"
+    them = "you" if seat == me else "them"
+    writer = "you" if ev.author == me else (seat_name(session, ev.author) or fingerprint(ev.author))
+    return (f"{who} turn clock ran out: the others played {ev.body.get('a')!r} for {them} (event {ev.seq}; "
+            f"written by {writer}, co-signed by {len(ev.body.get('votes', []))} peer(s))")

@@ -6,7 +6,8 @@ import sys
 from typing import TextIO
 
 from cli.games import kit_for_rules
-from cli.netplay.peer_names import colours_of
+from cli.games.table import clock_words
+from cli.netplay.peer_names import colours_of, pass_line
 from protocol.node import Node
 
 
@@ -51,7 +52,8 @@ class Printer:
     def applied(self, node: Node, ev, note: str) -> None:
         s = node.session
         if ev.kind == "hello" and ev.seq == 0:
-            self.say(f"game {s.game.hex()} started: {s.players} seats")
+            clock = clock_words(s.config or {})
+            self.say(f"game {s.game.hex()} started: {s.players} seats" + (f"; {clock}" if clock else ""))
         elif ev.kind == "seat-reveal" and s.phase == "key-commit":
             colours = colours_of(s)
             seats = ", ".join(f"{colours[i]}: {s.names[s.roster.index(k)]}" for i, k in enumerate(s.seat_keys))
@@ -67,6 +69,8 @@ class Printer:
             self._shuffles_told = True   # once: later reshuffles are part of the game
         elif ev.kind in ("abort", "halt", "forfeit") and ev.author != node.me:   # its writer's node said it already
             self.say(note)
+        elif ev.kind == "clock-pass":   # said by every peer, the writer too (SPEC §29.20)
+            self.say(pass_line(s, ev, node.me))
         if self.turns and s.phase == "play" and not getattr(node, "catching_up", False):
             self._say_turn(s, at_start=True)   # a catch-up ends with one line instead
 

@@ -144,6 +144,6 @@ def play_networked(args, *, host: bool, input=None, output=None, history=None, c
     s = node.session
     if s is not None and s.finished and node.log_path is not None:
         repl.say(f"log {node.log_path}  ({s.chain.height} events, head {s.chain.head.hex()})")
-    elif s is not None and s.phase == "aborted" and abort_line(s) not in repl.transcript:
-        repl.say(abort_line(s))   # unless the REPL said it already (LiveRepl does, before its last line)
+    elif s is not None and s.phase == "aborted" and driver.end_reason() not in repl.transcript:
+        repl.say(driver.end_reason())   # unless the REPL said it already (LiveRepl does, before its last line)
     return exit_code(node)

@@ -1,44 +1,75 @@
-"""The per-turn clock set by the host (`asv host --turn-clock S`, SPEC §29.14).
+"""The per-turn clock set by the host (`asv host --turn-clock S --on-clock pass|abort`,
+SPEC §29.14, §29.20).
 
-The clock's length travels in the game config (`turn_clock`, whole seconds), so every
-peer knows it and measures it itself. A seat's turn starts when the move passes to it
-from another seat (the rules' `to_move`; chance events in between do not count) and
-runs while it keeps the move. At zero nothing is played for the seat: it is told to
-everyone, and from then on it counts as gone for the silent-peer rule (§29.13), so if it
-still has not moved after a further --timeout the game is aborted as for a peer that
-left. The engines never see the key: `game_options` takes it out of the config.
+The clock's length and what its end does travel in the game config (`turn_clock`, whole
+seconds; `on_clock`), so every peer knows them and measures the clock itself. A seat's clock
+counts its own decisions only: in each turn of the game (the rules' `turn_of`; a new turn
+sets every seat's clock back to full) the clock of the seat to move (`to_move`) runs, and
+every other seat's stands still, so the time a seat spends answering a window or a poll in
+another seat's turn is on its own clock, never on the turn owner's; chance steps count for
+nobody. At zero, with `on_clock: pass`, the others pass the seat's turn by a co-signed vote
+(protocol/node/_clock_pass.py) when the game declares a pass move there; otherwise (and with
+`abort`) the seat counts as gone for the silent-peer rule (§29.13), so if it still has not
+moved after a further --timeout the game is aborted. The engines never see the keys:
+`game_options` takes them out of the config.
 """
 from __future__ import annotations
 
 import time
 
-from cli.games.table import CLOCK_KEY, MAX_CLOCK, MIN_CLOCK, check_clock, game_options
+from cli.games.table import (CLOCK_KEY, MAX_CLOCK, MIN_CLOCK, ON_CLOCK_KEY, check_clock, check_on_clock,
+                             game_options)
+from protocol.session import CHANCE
 
-__all__ = ["CLOCK_KEY", "MIN_CLOCK", "MAX_CLOCK", "check_clock", "game_options", "TurnClock"]
+__all__ = ["CLOCK_KEY", "ON_CLOCK_KEY", "MIN_CLOCK", "MAX_CLOCK", "check_clock", "check_on_clock",
+           "game_options", "TurnClock"]
 
 
 class TurnClock:
-    """Measures the clock on one node. `observe(node)` after every applied event;
-    called with a key it says how many seconds that peer is past its clock (0 if not;
-    the node's `overtime` hook, SPEC §29.13-§29.14)."""
+    """Measures the clock on one node. `observe()` after every applied event; called with a
+    key it says how many seconds that peer is past its clock (0 if not; the node's
+    `overtime` hook, SPEC §29.13-§29.14)."""
 
-    def __init__(self, node) -> None:
+    def __init__(self, node, now=time.monotonic) -> None:
         self.node = node
-        self._seat: int | None = None
-        self.since = time.monotonic()
+        self.now = now
+        self._turn: object = None
+        self._spent: dict[int, float] = {}   # seconds each seat was to move this turn, stretches closed
+        self._seat: int | None = None        # the seat to move now (None: chance, nobody)
+        self.since = now()                   # when the seat to move got the move
+        self.abort_cause: str | None = None  # "clock": the abort named a connected seat out of time
 
     @property
     def seconds(self) -> int | None:
         s = self.node.session
         return None if s is None or not s.config else s.config.get(CLOCK_KEY)
 
+    @property
+    def passes(self) -> bool:
+        """The table agreed that the clock's end passes the turn (`on_clock: pass`)."""
+        s = self.node.session
+        return s is not None and bool(s.config) and s.config.get(ON_CLOCK_KEY) == "pass"
+
     def observe(self, *_ignored) -> None:
         s = self.node.session
         if s is None or s.phase != "play" or s.state is None:
             return
         seat = s.rules.to_move(s.state)
-        if isinstance(seat, int) and seat >= 0 and seat != self._seat:   # CHANCE is -1
-            self._seat, self.since = seat, time.monotonic()
+        seat = seat if isinstance(seat, int) and seat != CHANCE else None
+        turn_of = getattr(s.rules, "turn_of", None)
+        turn = turn_of(s.state) if turn_of is not None else seat
+        now = self.now()
+        if turn != self._turn:                     # a new turn: every clock is full again
+            self._turn, self._spent, self._seat, self.since = turn, {}, seat, now
+        elif seat != self._seat:                   # the move changes hands within the turn
+            if self._seat is not None:
+                self._spent[self._seat] = self._spent.get(self._seat, 0.0) + now - self.since
+            self._seat, self.since = seat, now
+
+    def used(self, seat: int) -> float:
+        """Seconds `seat` has spent deciding in this turn."""
+        running = self.now() - self.since if seat == self._seat else 0.0
+        return self._spent.get(seat, 0.0) + running
 
     def on_clock(self) -> tuple[int, float] | None:
         """(seat on the clock, seconds left; negative once over), or None: no clock, or
@@ -47,7 +78,7 @@ class TurnClock:
         s, seconds = self.node.session, self.seconds
         if seconds is None or self._seat is None or s is None or s.phase != "play" or self.node.over:
             return None
-        return self._seat, seconds - (time.monotonic() - self.since)
+        return self._seat, seconds - self.used(self._seat)
 
     def __call__(self, key: bytes) -> float:
         clock = self.on_clock()
@@ -55,3 +86,13 @@ class TurnClock:
             return 0.0
         seat, left = clock
         return -left if left < 0 and self.node.session.seat_keys[seat] == key else 0.0
+
+    def aborted(self, ev) -> None:
+        """The game was just aborted by `ev`: remember whether it named a seat that was
+        connected and past its clock, so the last line says so (not "stayed gone")."""
+        s, seconds, silent = self.node.session, self.seconds, ev.body.get("silent")
+        if seconds is None or s is None or silent not in getattr(s, "seat_of", {}):
+            return
+        seat = s.seat_of[silent]
+        if seat == self._seat and self.used(seat) > seconds and self.node.absent_for(silent) == 0:
+            self.abort_cause = "clock"

@@ -73,6 +73,8 @@ def clocked(node: Node) -> TurnClock:
     applied = node.on_applied
 
     def on_applied(n: Node, ev, note: str) -> None:
+        if ev.kind == "abort":
+            clock.aborted(ev)
         clock.observe()
         if applied is not None:
             applied(n, ev, note)

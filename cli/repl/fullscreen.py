@@ -143,7 +143,13 @@ class ScreenRepl(Repl):
         return max(3, self.height() - self._board_rows() - 4)
 
     def _board_rows(self) -> int:
-        return plain(self.board_text()).rstrip("\n").count("\n") + 1
+        """The board's rows; while the answer pane is open, without the key lines under the
+        board (the screen's `key_rows`), which go to the answer (issue 22: at 80x24 the pane
+        had 3 lines)."""
+        rows = plain(self.board_text()).rstrip("\n").count("\n") + 1
+        if self.answer is not None:
+            rows -= min(rows - 1, max(0, getattr(self.screen, "key_rows", lambda: 0)()))
+        return rows
 
     def _board_columns(self) -> int:
         return max(len(line) for line in plain(self.board_text()).split("\n"))
@@ -177,7 +183,10 @@ class ScreenRepl(Repl):
             ConditionalContainer(VSplit([board, Window(width=1, char="│"), right]), filter=wide),
             ConditionalContainer(HSplit([board, lower_pane]), filter=~wide),
         ])
-        question = Window(FormattedTextControl(self._question_fragments), height=1, wrap_lines=False)
+        # the question repeats the status line's whose-move words: its row goes to an open answer
+        question = ConditionalContainer(
+            Window(FormattedTextControl(self._question_fragments), height=1, wrap_lines=False),
+            filter=Condition(lambda: self.answer is None))
         status = Window(FormattedTextControl(self._status_fragments), wrap_lines=False, style="reverse",
                         height=lambda: Dimension.exact(plain(self._toolbar()).rstrip("\n").count("\n") + 1))
         command = VSplit([Window(FormattedTextControl(lambda: [("bold", "> ")]), width=2),
@@ -193,8 +202,14 @@ class ScreenRepl(Repl):
                        ConditionalContainer(body, filter=~too_small)])
         keys = KeyBindings()
 
-        @keys.add("escape")
+        # eager: Esc closes an open answer at once, so a letter typed right after it types, not
+        # read as Meta-letter (terminals send Alt+letter as Esc, letter: issue 22)
+        @keys.add("escape", eager=True, filter=Condition(lambda: self.answer is not None))
         def _close(event) -> None:
+            self.answer = None
+
+        @keys.add("escape")
+        def _nothing_open(event) -> None:
             self.answer = None
 
         @keys.add("pagedown")
@@ -239,8 +254,13 @@ class ScreenRepl(Repl):
     def _answer_lines(self) -> list[str]:
         return "".join(plain(ft) for ft in self.answer or []).rstrip("\n").split("\n")
 
-    def _answer_rows(self) -> int:
+    def _answer_rows(self, drawing: bool = False) -> int:
         info = self.answer_window.render_info
+        if info is not None and not drawing:   # as last drawn (a scroll between draws)
+            return max(2, info.window_height - 1)
+        if self.width() < WIDE:   # below the board: what board, status and command line leave
+            status = plain(self._toolbar()).rstrip("\n").count("\n") + 1
+            return max(2, self.height() - self._board_rows() - status - 1 - 1)
         return max(2, (info.window_height if info is not None else self._feed_rows()) - 1)
 
     def scroll_answer(self, pages: int) -> None:
@@ -252,7 +272,7 @@ class ScreenRepl(Repl):
 
     def _answer_fragments(self):
         lines = self._answer_lines()
-        rows = self._answer_rows()
+        rows = self._answer_rows(drawing=True)
         shown = lines[self.answer_top:self.answer_top + rows]
         end = self.answer_top + len(shown)
         more = f"lines {self.answer_top + 1}-{end} of {len(lines)}, PgUp/PgDn; " if len(lines) > rows else ""

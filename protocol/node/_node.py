@@ -17,6 +17,7 @@ from protocol.log import LogWriter, SecretsFile, SignedEvent, parse_event
 from protocol.net import Mesh
 from protocol.node._catchup import CatchUp
 from protocol.node._chat import Chat
+from protocol.node._clock_pass import ClockPass
 from protocol.node._duty import AbortDuty
 from protocol.node._early import EarlyEvents
 from protocol.node._lobby import LobbyDoor, LobbyRefused
@@ -30,16 +31,17 @@ from protocol.session import (
     Agent, DeckCorrupted, GameRules, NotYourTurn, SessionHalted, SessionPeer, StateHashMismatch,
     creator_key_matches, first_hello_problem,
 )
-from protocol.session.abort import is_vote
+from protocol.session.abort import REFUSE_KIND, is_vote
 from protocol.session.chat import is_chat
 from protocol.session.takeback import is_takeback_statement
+from protocol.session.clock_pass import PASS_KIND, is_pass_vote
 from protocol.session.halt import HALT_KIND
 from protocol.session import EventKind, Phase
 
 __all__ = ["Node"]
 
 
-class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, Settling):
+class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, Settling, ClockPass):
     """Run with `await node.run(task_status=...)` inside a nursery; see cli/netplay/ (host.py, join.py).
 
     Roles: the creator calls `start(roster)` once the lobby is full; a joiner's session
@@ -104,6 +106,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         self._init_takebacks()
         self._init_chat()
         self._init_settling()
+        self._init_clock_pass()
 
     # ------------------------------------------------------------------ state
     @property
@@ -258,12 +261,17 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             await self._halt_if_due()
         if s is not None and not self.over:
             await self._abort_if_complete()
+        if s is not None and not self.over:
+            await self._pass_if_due()   # the seat due is past its turn clock (SPEC §29.20)
+        s = self.session
         while s is not None and not self.over:
             kind = s.pending_obligation()
             if kind is None or (kind == EventKind.ACTION and self.agent is None):
                 return   # a human seat: submit() writes the action
             if kind == EventKind.ACTION and self._holding_for_takeback():
                 return   # a bot seat that agreed to a takeback waits for it (SPEC §29.17)
+            if kind == EventKind.ACTION and self.passing() is not None:
+                return   # out of time: the others pass this seat's turn (SPEC §29.20)
             text = None   # the session asks an agent that answers at once (thinks = False) itself
             if kind == EventKind.ACTION and getattr(self.agent, "thinks", True):
                 text = self._thought_for(s)
@@ -283,6 +291,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             raise NotYourTurn("no action of this seat is due", seq=self.height, author=self.me)
         if self._thinking is not None:
             raise NotYourTurn("this seat's agent is choosing its action", seq=self.height, author=self.me)
+        if self.passing() is not None:
+            raise NotYourTurn("your turn clock ran out: the others pass your turn", seq=self.height, author=self.me)
         self.timing.signed[s.chain.height] = time.monotonic()
         s.act(action)
         self._applied(s.chain.events[-1])
@@ -292,7 +302,10 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
     def _applied(self, ev: SignedEvent) -> None:
         if any(k != self.me and v.body.get("silent") == ev.author for k, v in self.ballot.votes.get(ev.seq, {}).items()):
             self._answer_vote(ev.seq)   # a vote against this event's author arrived before it
+        elif self._votes_pass_against(ev):
+            self._answer_vote(ev.seq)   # so did a pass vote (SPEC §29.20)
         self.ballot.moved_to(self.height)
+        self.pass_ballot.moved_to(self.height)
         self.timing.applied[ev.seq] = time.monotonic()
         self._bump()
         if self.on_applied is not None:
@@ -315,7 +328,10 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
                 self._on_takeback_statement(ev)
             return
         if is_vote(ev):   # a statement about a height, never a chain event (SPEC §29.6)
-            self._on_statement(ev)
+            if not is_pass_vote(ev):
+                self._on_statement(ev)
+            if is_pass_vote(ev) or ev.kind == REFUSE_KIND:
+                self._on_pass_statement(ev)   # pass votes, and refusals that release them (§29.20)
             return
         if self.session is None:
             if ev.seq != 0:
@@ -330,6 +346,9 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
         if ev.kind in END_KINDS and ev.seq < self.height:   # an end below ours (SPEC §29.19)
             self._settle(ev)
+            return
+        if ev.kind == PASS_KIND and ev.seq < self.height and ev.body.get("seat") == self.me:
+            self._pass_against_me(ev)
             return
         if ev.seq > self.height:
             self._early.hold(ev, self.height, self.session.roster)
@@ -348,7 +367,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         s = self.session
         if s.evidence is not None and s.evidence[0].seq == ev.seq and ev.kind != HALT_KIND:
             return False   # the due author's refused event convicts it: only a halt may follow (§29.10)
-        if self.ballot.bars(ev):   # we voted its author silent here: never apply both (SPEC §29.6)
+        if self.ballot.bars(ev) or self.pass_ballot.bars(ev):   # we voted against its author here (§29.6, §29.20)
             if ev not in self.barred:
                 self.barred.append(ev)
                 self.note(Note(NoteKind.BARRED, who=ev.author, seq=ev.seq))

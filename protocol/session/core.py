@@ -23,6 +23,7 @@ from protocol.crypto import commit_reveal as cr
 from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.session.abort import ABORT_KIND, FORFEIT_KIND, check_abort
+from protocol.session.clock_pass import PASS_KIND, receive_clock_pass
 from protocol.session.dealing import DeckBook
 from protocol.session.dice_table import DiceTable
 from protocol.session.hand_over import accept_hand_over
@@ -182,6 +183,8 @@ class Session:
             self._accept(ev, note)
             self._next_phase(Phase.HALTED)
             return ev
+        if ev.kind == PASS_KIND and ev.prev == self.chain.head:
+            return receive_clock_pass(self, ev)   # SPEC §29.20: the others pass a timed-out seat
         if self.phase in ENDED:
             raise UnexpectedKind(f"the game is {'over' if self.phase == Phase.DONE else self.phase}; "
                                  "nothing more may be written", seq=ev.seq, author=ev.author)

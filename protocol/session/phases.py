@@ -45,6 +45,7 @@ class EventKind(_WireName):
     ABORT = "abort"
     FORFEIT = "forfeit"             # a dice withholder voted out, the game goes on (§33.8, §26.14)
     HALT = "halt"
+    CLOCK_PASS = "clock-pass"       # the others play a timed-out seat's pass move (§29.20)
     VOTE = "abort-vote"             # statements about a height, never chain events (§29.6)
     REFUSE = "abort-refuse"
     TAKEBACK = "takeback"           # the last action taken back, every other seat agreeing (§29.17)
@@ -52,6 +53,7 @@ class EventKind(_WireName):
     TAKEBACK_YES = "takeback-yes"
     TAKEBACK_NO = "takeback-no"
     CHAT = "chat"                   # a line of table talk, never a chain event (§29.18)
+    PASS_VOTE = "clock-pass-vote"   # a statement: this seat is past its clock (§29.20)
 
 
 # the event due in each setup phase is of the phase's own name

@@ -20,6 +20,7 @@ from p2p_asv.state import CHANCE as ENGINE_CHANCE
 from p2p_asv.state import GameState
 from p2p_asv.tiles import SPACE_TILES
 from p2p_asv.view import PlayerView
+from cli.games.clock_moves import declared_pass
 from protocol.session import CHANCE, DeckRequest, GameRuleError
 
 __all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of"]
@@ -71,6 +72,16 @@ class AsvRules:
 
     def to_move(self, state: GameState) -> int | None:
         return engine.to_move(state)
+
+    # the turn clock (SPEC §29.20): the game's own moves for a seat out of time, in order
+    # of preference, and which turn it is (a new one resets every seat's clock)
+    TIMEOUT_MOVES = ("next", "pass")
+
+    def timeout_action(self, state, seat: int) -> str | None:
+        return declared_pass(self, state, seat, self.TIMEOUT_MOVES)
+
+    def turn_of(self, state) -> tuple:
+        return (state.turn, state.active)
 
     def pending_chance(self, state: GameState) -> DeckRequest:
         r = engine.chance_request(state)

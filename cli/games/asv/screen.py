@@ -88,6 +88,14 @@ class AsvScreen(InfoCommands):
         compact = size == "compact" or (size != "full" and self.height() < render.FULL_BOARD_ROWS)
         return render.board(state, tuple(state.placed_this_turn), compact=compact, letters=not self.color)
 
+    def key_rows(self) -> int:
+        """The legend under the board: two lines compact; three full, two more in letters."""
+        compact = self.repl is not None and getattr(self.repl, "board_size", "") == "compact" or (
+            getattr(self.repl, "board_size", "") != "full" and self.height() < render.FULL_BOARD_ROWS)
+        if compact:
+            return render.COMPACT_LEGEND.count("\n") + 1
+        return render.LEGEND.count("\n") + 1 + (0 if self.color else render.LETTERS_LEGEND.count("\n") + 1)
+
     def hand_text(self) -> FormattedText:
         return render.hand(self.state(), self.driver.view())
 

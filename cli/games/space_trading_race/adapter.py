@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from cli.games.table import game_options
+from cli.games.clock_moves import declared_pass
 from protocol.session import CHANCE, DeckRequest, DiceRequest, GameRuleError
 from space_trading_race import TradingRaceError, apply, leave, new_game, parse_action, to_move
 from space_trading_race.actions import Action, ChanceDeal, ChanceDice, ChanceShuffle, Claim
@@ -23,7 +24,8 @@ from .outcome import result_of
 
 __all__ = ["RULES_NAME", "TradingRaceRules", "mission_label"]
 
-RULES_NAME = "space-trading-race/4"   # /1 dice from decks of faces; /3 ristretto255; /4 hand-over by refresh (§59.5), takebacks
+# /1 dice from decks of faces; /3 ristretto255; /4 hand-over by refresh (§59.5), takebacks, the clock pass
+RULES_NAME = "space-trading-race/4"
 assert ENGINE_CHANCE == CHANCE
 MISSION_PREFIX = "mission"
 
@@ -53,6 +55,16 @@ class TradingRaceRules:
 
     def to_move(self, state: State) -> int | None:
         return to_move(state)
+
+    # the turn clock (SPEC §29.20): the game's own moves for a seat out of time, in order
+    # of preference, and which turn it is (a new one resets every seat's clock)
+    TIMEOUT_MOVES = ("end", "pass", "reject", "decline", "keep")
+
+    def timeout_action(self, state, seat: int) -> str | None:
+        return declared_pass(self, state, seat, self.TIMEOUT_MOVES)
+
+    def turn_of(self, state) -> tuple:
+        return (state.turns, state.seat)
 
     def pending_chance(self, state: State) -> DeckRequest | DiceRequest:
         if not state.pending:

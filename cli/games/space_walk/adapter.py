@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from cli.games.table import game_options
+from cli.games.clock_moves import declared_pass
 from protocol.session import CHANCE, DeckRequest, GameRuleError
 from space_walk import SpaceWalkError, apply, new_game, parse_action, result, to_move
 from space_walk.actions import Action
@@ -36,6 +37,16 @@ class SpaceWalkRules:
 
     def to_move(self, state: State) -> int | None:
         return to_move(state)
+
+    # the turn clock (SPEC §29.20): the game's own moves for a seat out of time, in order
+    # of preference, and which turn it is (a new one resets every seat's clock)
+    TIMEOUT_MOVES = ("pass",)
+
+    def timeout_action(self, state, seat: int) -> str | None:
+        return declared_pass(self, state, seat, self.TIMEOUT_MOVES)
+
+    def turn_of(self, state) -> tuple:
+        return (state.turns, state.seat)
 
     def pending_chance(self, state: State) -> DeckRequest:
         raise GameRuleError("Space Walk has no chance: no deck operation is ever due")
