@@ -9,7 +9,7 @@ import time
 import pytest
 
 from protocol.node import Node, NodeOptions
-from protocol.node._settle import end_rank
+from protocol.node import end_rank
 from protocol.session.abort import ABORT_KIND, VOTE_BASE, abort_writers, make_refusal, make_vote, voters
 from protocol.session.conviction import make_conviction
 from protocol.session.errors import BadBody
@@ -150,7 +150,8 @@ async def test_a_seat_that_voted_and_refused_is_convicted_and_every_honest_peer_
     for n in (na, nx):
         report, _ = verify_log(n.session.log.path, RULES)
         assert report.valid and report.head == halt.hash.hex()
-        assert report.culprit == {"seq": h, "author": fingerprint(liar.me), "reason": report.culprit["reason"]}
+        assert report.culprit == {"seq": h, "author": fingerprint(liar.me), "reason": report.culprit["reason"],
+                                  "kind": "VotedAndRefused", "spec": "§29.19"}
         assert report.culprit["reason"].startswith("VotedAndRefused")
 
 

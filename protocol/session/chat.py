@@ -35,6 +35,7 @@ _BIDI = set(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x
 
 class ChatRefused(SessionError):
     """A chat line this peer will not send or take (the reason says why, in words)."""
+    spec = "§29.18"
 
 
 def is_chat(ev: SignedEvent) -> bool:

@@ -45,6 +45,7 @@ _REVEALING = ("shares", "refresh", "dice-open", "hand-over")   # events after wh
 
 class CannotTakeBack(SessionError):
     """No takeback can be asked here (the reason says why); nothing was sent."""
+    spec = "§29.17"
 
 
 def is_takeback_statement(ev: SignedEvent) -> bool:
