@@ -29,7 +29,7 @@ from protocol.crypto import group as g
 _L = 2**252 + 27742317777372353535851937790883648493
 
 try:
-    from protocol.crypto import _ristretto_native
+    import protocol.crypto._ristretto_native as _ristretto_native
     _native: ModuleType | None = _ristretto_native
 except ImportError:  # not built (no compiler at install time): the pure path
     _native = None
