@@ -1,4 +1,4 @@
-"""Multi-scalar multiplication over ristretto255: Σ kᵢ·Pᵢ in one call (SPEC §25.1).
+"""Multi-scalar multiplication over ristretto255: Σ kᵢ·Pᵢ in one call (SPEC §25.1, §25.13).
 
 This is the seam between the verifiers and whatever computes the sum. The pure path here
 merges equal points, skips zero scalars, sends the base point through libsodium's base
