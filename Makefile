@@ -10,7 +10,8 @@ LOCK := requirements.lock
 
 # Every dependency (runtime, test, lint, and setuptools to build the project) at the version and
 # sha256 that requirements.lock pins (SPEC §30.1); then the project itself, editable, with none.
-$(STAMP): $(LOCK) pyproject.toml
+# setup.py and the C source: the install compiles the optional native extension (SPEC §25.13)
+$(STAMP): $(LOCK) pyproject.toml setup.py protocol/crypto/_ristretto_native.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --require-hashes -r $(LOCK)
 	$(BIN)/pip install -q --no-deps --no-build-isolation -e .

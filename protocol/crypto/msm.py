@@ -1,4 +1,4 @@
-"""Multi-scalar multiplication over ristretto255: Σ kᵢ·Pᵢ in one call (SPEC §25.1).
+"""Multi-scalar multiplication over ristretto255: Σ kᵢ·Pᵢ in one call (SPEC §25.1, §25.13).
 
 This is the seam between the verifiers and whatever computes the sum. The pure path here
 merges equal points, skips zero scalars, sends the base point through libsodium's base
@@ -10,29 +10,78 @@ Inputs: ``terms`` is a sequence of ``(k, P)`` with ``k`` any int (taken mod L) a
 32-byte ristretto255 encoding that has already passed :func:`protocol.crypto.group.validate_point`
 (or is the base point G). The identity result is ``None``: a sum of points can be the
 identity, which is no valid point of ours (validate_point refuses it by name).
+
+Backends (SPEC §25.13): ``native`` is the C extension ``protocol.crypto._ristretto_native``
+(Straus / Pippenger, built by the install when a compiler is there); ``pure`` is the path
+below. ``ASV_PURE_MSM=1`` in the environment forces the pure path. Both merge equal points
+and drop the terms whose merged scalar is 0 before looking at any point, then raise
+GroupError if a remaining point is not a valid one, so they agree on every verdict.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from types import ModuleType
 
 from protocol.crypto import group as g
 
 _L = 2**252 + 27742317777372353535851937790883648493
 
-#: Which backend computes the sums (benchmarks print it).
-BACKEND = "pure"
+try:
+    import protocol.crypto._ristretto_native as _ristretto_native
+    _native: ModuleType | None = _ristretto_native
+except ImportError:  # not built (no compiler at install time): the pure path
+    _native = None
+
+#: Which backend computes the sums by default (benchmarks print it): "native" or "pure".
+#: ``ASV_PURE_MSM=1`` makes it "pure"; an explicit ``backend=`` still reaches either.
+BACKEND = "native" if _native is not None and os.environ.get("ASV_PURE_MSM", "") != "1" else "pure"
 
 
-def msm(terms: Sequence[tuple[int, bytes]]) -> bytes | None:
-    """Σ k·P over the (k, P) pairs, or None when the sum is the identity (or there are no terms)."""
+def _merge(terms: Sequence[tuple[int, bytes]]) -> dict[bytes, int]:
+    """Equal points merged, scalars reduced mod L, zero scalars dropped."""
     merged: dict[bytes, int] = {}
     for k, p in terms:
         merged[p] = (merged.get(p, 0) + k) % _L
+    return {p: k for p, k in merged.items() if k}
+
+
+def _use_native(backend: str | None) -> bool:
+    """backend None: the module's BACKEND; "native" or "pure" to choose (the cross-check tests)."""
+    if backend is None:
+        return BACKEND == "native"
+    if backend not in ("native", "pure"):
+        raise ValueError(f"backend is 'native' or 'pure', not {backend!r}")
+    if backend == "native" and _native is None:
+        raise RuntimeError("the native backend is not built")
+    return backend == "native"
+
+
+def msm(terms: Sequence[tuple[int, bytes]], *, backend: str | None = None) -> bytes | None:
+    """Σ k·P over the (k, P) pairs, or None when the sum is the identity (or there are no terms)."""
+    native = _use_native(backend)
+    merged = _merge(terms)
+    for p in merged:
+        if not isinstance(p, bytes) or len(p) != g.POINT_BYTES:
+            raise g.GroupError("multi-scalar multiplication of a point that is not 32 bytes")
+    if native:
+        return _msm_native(merged)
+    return _msm_pure(merged)
+
+
+def _msm_native(merged: dict[bytes, int]) -> bytes | None:
+    scalars = b"".join(k.to_bytes(32, "little") for k in merged.values())
+    try:
+        out = _native.msm(scalars, b"".join(merged))
+    except ValueError as exc:  # a point that does not decode (or the identity, or bit 255 set)
+        raise g.GroupError(f"multi-scalar multiplication of an invalid point: {exc}") from None
+    return None if out == g.IDENTITY else out
+
+
+def _msm_pure(merged: dict[bytes, int]) -> bytes | None:
     acc: bytes | None = None
     for p, k in merged.items():
-        if k == 0:
-            continue
         s = k.to_bytes(32, "little")
         term = g.base_mul(s) if p == g.G else g.mul(s, p)
         if acc is None:
@@ -47,3 +96,22 @@ def msm(terms: Sequence[tuple[int, bytes]]) -> bytes | None:
 def is_identity(terms: Sequence[tuple[int, bytes]]) -> bool:
     """Whether Σ k·P is the identity: the form a batched verification equation takes."""
     return msm(terms) is None
+
+
+def first_invalid_point(points: Sequence[bytes], *, backend: str | None = None) -> int:
+    """Index of the first point that :func:`protocol.crypto.group.validate_point` refuses, or -1.
+
+    One call checks a whole list (a shuffled deck's points): the native backend decodes them
+    all in C, the pure path calls validate_point on each; the verdicts are the same.
+    """
+    for i, p in enumerate(points):
+        if not isinstance(p, (bytes, bytearray)) or len(p) != g.POINT_BYTES:
+            return i
+    if _use_native(backend):
+        return int(_native.decode_ok(b"".join(points)))
+    for i, p in enumerate(points):
+        try:
+            g.validate_point(p)
+        except g.InvalidPoint:
+            return i
+    return -1
