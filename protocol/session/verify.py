@@ -204,7 +204,6 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
             checker.verdict.valid = False
             checker.verdict.seq, checker.verdict.reason = scan.problem.record_index, str(scan.problem)
             checker.verdict.kind, checker.verdict.spec = type(scan.problem).__name__, error_spec(scan.problem)
-    return checker.report(), checker.session
     report, session = checker.report(), checker.session
     report.chat = check_chat(path, scan.game, session.seat_keys or session.roster or [])   # beside the verdict
     return report, session
