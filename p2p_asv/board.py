@@ -6,6 +6,7 @@ components, the suns) is updated by place(); nothing is recomputed from the whol
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import count
 
 from .features import (Components, Node, check_tile, node_order, part_on_side,
                        segment_on_side, square_order)
@@ -14,6 +15,10 @@ from .geometry import (SIDE_NAMES, SIZE, Square, king_neighbours, neighbour, on_
 from .tile_model import END_PLANET, Tile
 
 SUN_TILES = 4  # sun tiles in the game (SPEC §4.3)
+
+# Board revisions, unique in the process: every change to what state_items() reads takes a
+# fresh one, and only clone() (the same contents) shares one, so a revision names contents.
+_REVISIONS = count(1)
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,8 @@ class Board:
         self._gal = Components()
         self._path = Components()
         self._destroyed: list[Node] = []   # planets destroyed (SPEC §15.1), in order
+        self._rev = next(_REVISIONS)         # see _REVISIONS and state_items_json
+        self._items_json: tuple[int, str] | None = None
 
     def clone(self) -> "Board":
         out = Board.__new__(Board)
@@ -75,6 +82,7 @@ class Board:
         out._gal = self._gal.copy()
         out._path = self._path.copy()
         out._destroyed = list(self._destroyed)
+        out._rev, out._items_json = self._rev, self._items_json   # the same contents, the same text
         return out
 
     # --- squares -----------------------------------------------------------------------
@@ -234,6 +242,7 @@ class Board:
             if reason is not None:
                 raise IllegalPlacement(reason)
 
+        self._rev = next(_REVISIONS)   # before any change, so a half-done one is not cached
         if is_sun(tile):
             sun = self._active_sun()
             if sun is not None and sq in self.controlled_squares():
@@ -469,6 +478,7 @@ class Board:
             raise ValueError(f"no planet {planet} on {square_name(sq)}")
         if (sq, planet) in self._destroyed:
             raise ValueError(f"planet {square_name(sq)}/{planet} is already destroyed")
+        self._rev = next(_REVISIONS)
         self._destroyed.append((sq, planet))
         newly = []
         for seg in self.planet_paths(sq, planet):
@@ -508,8 +518,12 @@ class Board:
         return items
 
     def state_items_json(self, encode) -> str:
-        """`encode(self.state_items())`. A cache keyed on the board's tile and destroyed-planet
-        counts was tried (issue 23) and gave a wrong state hash after a takeback (SPEC §29.17)
-        in about one run in four of tests/test_takeback.py, so it is off until a key is found
-        that a takeback cannot fool."""
-        return encode(self.state_items())
+        """`encode(self.state_items())`, encoded again only when the board changed: the largest
+        member of the state hash (SPEC §10.4), and most events place no tile. Keyed on the
+        board's revision (SPEC §35.7): place() and destroy_planet(), the only writers of the
+        tiles, suns and destroyed planets, take a fresh one; a clone keeps its original's, and
+        a state put back by a takeback is such a clone, so its text is its own board's."""
+        memo = self._items_json
+        if memo is None or memo[0] != self._rev:
+            memo = self._items_json = (self._rev, encode(self.state_items()))
+        return memo[1]
