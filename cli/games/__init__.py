@@ -16,33 +16,42 @@ __all__ = ["GameKit", "DEFAULT_KEY", "all_kits", "kit_for", "kit_for_rules", "de
 
 DEFAULT_KEY = "asv"
 
-# The registry: one line a game, its kit package (which exposes KIT in its module `kit`).
+# The registry: one line a game, its kit package (which exposes KIT in its module `kit`),
+# the kit's key and its rules' family (the rules name before "/version"). The two names let
+# a command that needs one game (`asv verify LOG`) import that game's kit alone (SPEC §35.8);
+# tests/test_verify_startup.py checks them against each kit.
 REGISTRY = (
-    "cli.games.asv",
-    "cli.games.space_walk",
-    "cli.games.space_trading_race",
+    ("cli.games.asv", "asv", "amazing-space-venture"),
+    ("cli.games.space_walk", "space-walk", "space-walk"),
+    ("cli.games.space_trading_race", "space-trading-race", "space-trading-race"),
 )
 
 
 @lru_cache(maxsize=None)
+def _kit(package: str) -> GameKit:
+    return importlib.import_module(f"{package}.kit").KIT
+
+
 def all_kits() -> list[GameKit]:
     """Every registered game's kit, in registry order."""
-    return [importlib.import_module(f"{package}.kit").KIT for package in REGISTRY]
+    return [_kit(package) for package, _, _ in REGISTRY]
 
 
 def kit_for(key: str) -> GameKit:
     """The kit of a --game value; KeyError if no game has that key."""
-    for kit in all_kits():
-        if kit.key == key:
-            return kit
+    for package, kit_key, _ in REGISTRY:
+        if kit_key == key:
+            return _kit(package)
     raise KeyError(key)
 
 
 def kit_for_rules(rules_name: str | None) -> GameKit | None:
     """The kit whose session rules are `rules_name` (a log's or a hello's `rules`), or None."""
-    for kit in all_kits():
-        if kit.rules_name == rules_name:
-            return kit
+    family = rules_name.rpartition("/")[0] if isinstance(rules_name, str) else None
+    for package, _, kit_family in REGISTRY:
+        if kit_family == family:
+            kit = _kit(package)
+            return kit if kit.rules_name == rules_name else None
     return None
 
 

@@ -7,7 +7,6 @@ import hashlib
 import platform
 import re
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
 DIST_NAME = "p2p-asv"
@@ -19,6 +18,7 @@ _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)", re.MULTILINE)
 
 
 def project_version() -> str:
+    from importlib import metadata   # here: `asv verify` reads no package metadata (SPEC §35.8)
     try:
         return metadata.version(DIST_NAME)
     except metadata.PackageNotFoundError:   # run from a tree that was never installed
@@ -40,6 +40,7 @@ def lock_pins(text: str) -> dict[str, str]:
 
 def lock_drift(path: Path = LOCK_PATH) -> list[str]:
     """The pinned distributions that are missing or at another version here ("name pin -> got")."""
+    from importlib import metadata
     try:
         pins = lock_pins(path.read_text())
     except OSError:

@@ -107,6 +107,9 @@ class Session:
         # back (SPEC §29.17): it played no hidden card and showed, dealt or rolled nothing
         self.undo_point: tuple[int, Any] | None = None
         self._pending_undo: tuple[int, Any] | None = None
+        # whether an action's undo copy is taken (SPEC §35.7): a verifier that knows the next
+        # record is no takeback turns it off for that record; the copy is then None, unused
+        self.keep_undo = True
 
     # -- who and what is due -------------------------------------------------------------
     @property
@@ -514,7 +517,10 @@ class Session:
     def _on_takeback(self, seq: int, author: bytes, body: dict) -> str:
         """The head action taken back (SPEC §29.17): the state from before it comes back."""
         _, note = check_takeback(self, seq, author, body)
-        self.state = self.undo_point[1]   # the copy kept when the action was applied
+        kept = self.undo_point[1]          # the copy kept when the action was applied
+        if kept is None:                   # only a verifier told no takeback follows skips it
+            raise RuntimeError("a takeback arrived after an action whose undo copy was skipped (keep_undo)")
+        self.state = kept
         self._version += 1
         return note
 
@@ -533,7 +539,7 @@ class Session:
             raise BadBody(f'"p" must hold one share per hidden card played ({len(claims)})', seq=seq, author=author)
         for (handle, label), raw in zip(claims, body["p"]):
             self.book.check_claim(seq, seat, author, handle, label, raw, own=self._own)
-        before, version = self._copy_state(), self._version
+        before, version = self._copy_state() if self.keep_undo else None, self._version
         try:
             self._engine(seat, action)
         except GameRuleError as exc:

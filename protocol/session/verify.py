@@ -20,12 +20,13 @@ from protocol.session.chat_check import check_chat
 from protocol.session.core import Session
 from protocol.session.errors import CardExposed
 from protocol.session.outsider import OutsiderReader
-from protocol.session.phases import ENDED
+from protocol.session.phases import ENDED, EventKind
 
 __all__ = ["FILE_FIELDS", "error_spec", "VerifyReport", "LogChecker", "verify_log",
            "EXIT_VALID", "EXIT_INVALID", "EXIT_UNFINISHED"]
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNFINISHED = 0, 1, 2
+_TAKEBACK_TEXT = EventKind.TAKEBACK.value.encode()   # the kind's text, in every takeback's wire (§22.1)
 # Fields that describe the log file rather than the game (SPEC §23.2): a watcher, fed the
 # events over the network, has no file and leaves them null.
 FILE_FIELDS = ("program", "log_format")
@@ -194,9 +195,13 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
         return VerifyReport(False, None, reason=f"cannot read {path}: {exc}"), None
     checker = LogChecker(rules, scan.game)
     checker.verdict.program, checker.verdict.log_format = scan.program, scan.format_version
-    for index, wire in enumerate(scan.records):
+    records = scan.records
+    for index, wire in enumerate(records):
         if upto is not None and index > upto:
             break
+        # the action's undo copy only when the next record may be a takeback (SPEC §35.7):
+        # a takeback's envelope holds its kind's text, so a record without it is none
+        checker.session.keep_undo = index + 1 >= len(records) or _TAKEBACK_TEXT in records[index + 1]
         if not checker.feed(wire):
             break
     else:
