@@ -5,8 +5,11 @@ TASK ``shuffle N...``: CPU ms a card to verify a shuffle proof of N cards (each 
 once, a general deck: every C1 a random point, as in a reshuffle). TASK ``log PATH...``:
 CPU ms an event to verify each log (signatures, chain, proofs, shares, rules replay).
 TASK ``floor PATH...`` (the new tree): how many of each primitive those verifications
-do, and each primitive's CPU cost measured in the same process. TASK ``split PATH...``:
-CPU ms an event of each log's verify, and where it goes (benchmarks/replay_bench.py).
+do (the multi-scalar multiplications by their number of terms), and each primitive's CPU
+cost measured in the same process; TASK ``shuffle_floor N...`` the same for one shuffle
+verify of each size. TASK ``split PATH...``: ms an event of each log's
+verify, and where it goes (the state hash, signatures, the codec, the group and the
+multi-scalar multiplications, the rest: the rules and the glue).
 
 The tree's directory goes first on sys.path, so ``protocol`` is that tree's, whatever
 the virtual environment's editable install points at; the JSON says which file it used.
@@ -74,48 +77,114 @@ def log_task(paths: list[str]) -> dict:
     return out
 
 
-def floor_task(paths: list[str]) -> dict:
-    """Count the primitives one verification does, then price them in this process."""
-    import protocol.log.events as ev
-    from protocol.crypto import identity
+class Counter:
+    """Counts the primitives run inside ``with`` (the multi-scalar multiplications by their
+    number of terms), then prices them in this process."""
 
-    counts = {"mul": 0, "base_mul": 0, "validate_point": 0, "add": 0, "sub": 0, "sig": 0}
-    real = {name: getattr(g, name) for name in ("mul", "base_mul", "validate_point", "add", "sub")}
-    real_sig = ev.verify
+    NAMES = ("mul", "base_mul", "validate_point", "add", "sub")
 
-    def counting(name, fn):
-        def wrapper(*a, **k):
-            counts[name] += 1
-            return fn(*a, **k)
-        return wrapper
-    for name, fn in real.items():
-        setattr(g, name, counting(name, fn))
-    ev.verify = counting("sig", real_sig)
-    per_log = {}
-    try:
-        for path in paths:
-            for k in counts:
-                counts[k] = 0
-            _, events = _verify(path)
-            per_log[path] = {"events": events, **counts}
-    finally:
-        for name, fn in real.items():
+    def __init__(self) -> None:
+        self.counts = dict.fromkeys((*self.NAMES, "sig"), 0)
+        self.sizes: dict[int, int] = {}
+        self.seen: set[int] = set()
+
+    def reset(self) -> None:
+        self.counts = dict.fromkeys(self.counts, 0)
+        self.sizes = {}
+
+    def snapshot(self) -> dict:
+        return {**self.counts, "msm": {str(n): c for n, c in sorted(self.sizes.items())}}
+
+    def __enter__(self) -> "Counter":
+        import protocol.log.events as ev
+        self._ev, self._msm = ev, _msm_module()
+        self._real = {name: getattr(g, name) for name in self.NAMES}
+        self._real_sig = ev.verify
+        self._real_msm = self._msm.msm if self._msm is not None else None
+
+        def counting(name, fn):
+            def wrapper(*a, **k):
+                self.counts[name] += 1
+                return fn(*a, **k)
+            return wrapper
+
+        def counting_msm(terms, *a, **k):
+            self.sizes[len(terms)] = self.sizes.get(len(terms), 0) + 1
+            self.seen.add(len(terms))
+            return self._real_msm(terms, *a, **k)
+        for name, fn in self._real.items():
+            setattr(g, name, counting(name, fn))
+        ev.verify = counting("sig", self._real_sig)
+        if self._msm is not None:
+            self._msm.msm = counting_msm
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for name, fn in self._real.items():
             setattr(g, name, fn)
-        ev.verify = real_sig
-    # unit costs (CPU µs), the same inputs kind the verifier sees
-    from protocol.crypto import Identity
-    s, p, q = g.random_scalar(), g.base_mul(g.random_scalar()), g.base_mul(g.random_scalar())
-    ident = Identity.generate()
-    msg = b"x" * 200
-    sig = ident.sign(msg)
-    units = {}
-    for name, fn in (("mul", lambda: g.mul(s, p)), ("base_mul", lambda: g.base_mul(s)),
-                     ("validate_point", lambda: g.validate_point(p)), ("add", lambda: g.add(p, q)),
-                     ("sub", lambda: g.sub(p, q)),
-                     ("sig", lambda: identity.verify(ident.public_key_bytes, msg, sig))):
-        n = 300
-        units[name] = cpu(lambda: [fn() for _ in range(n)]) / n * 1e6
-    return {"units_us": units, "counts": per_log}
+        self._ev.verify = self._real_sig
+        if self._msm is not None:
+            self._msm.msm = self._real_msm
+
+    def prices(self) -> dict:
+        """CPU µs of each primitive, the same kind of inputs the verifier sees; "msm" by terms."""
+        from protocol.crypto import Identity, identity
+        s, p, q = g.random_scalar(), g.base_mul(g.random_scalar()), g.base_mul(g.random_scalar())
+        ident = Identity.generate()
+        msg = b"x" * 200
+        sig = ident.sign(msg)
+        units = {}
+        for name, fn in (("mul", lambda: g.mul(s, p)), ("base_mul", lambda: g.base_mul(s)),
+                         ("validate_point", lambda: g.validate_point(p)), ("add", lambda: g.add(p, q)),
+                         ("sub", lambda: g.sub(p, q)),
+                         ("sig", lambda: identity.verify(ident.public_key_bytes, msg, sig))):
+            n = 300
+            units[name] = cpu(lambda: [fn() for _ in range(n)]) / n * 1e6
+        msm_us = {}                  # one multi-scalar multiplication of n fresh terms
+        for n in sorted(self.seen):
+            terms = [(g.scalar_to_int(g.random_scalar()), g.base_mul(g.random_scalar())) for _ in range(n)]
+            reps, spent = 0, 0.0
+            while spent < 0.03 or reps < 3:
+                spent += cpu(lambda: self._msm.msm(terms))
+                reps += 1
+            msm_us[str(n)] = spent / reps * 1e6
+        return {"units_us": units, "msm_us": msm_us}
+
+
+def floor_task(paths: list[str]) -> dict:
+    """Count the primitives one verification of each log does, then price them here."""
+    per_log = {}
+    with Counter() as counter:
+        for path in paths:
+            counter.reset()
+            _, events = _verify(path)
+            per_log[path] = {"events": events, **counter.snapshot()}
+    return {**counter.prices(), "counts": per_log}
+
+
+def shuffle_floor_task(sizes: list[int]) -> dict:
+    """The same for one shuffle verify of each size (a general deck, as shuffle_task)."""
+    y = g.base_mul(g.random_scalar())
+    per_size = {}
+    with Counter() as counter:
+        for n in sizes:
+            table = mp.CardTable([f"c{i}" for i in range(n)])
+            before, _ = mp.shuffle_deck(mp.initial_deck(table, y), y)
+            after, witness = mp.shuffle_deck(before, y)
+            proof = sp.prove_shuffle(before, after, witness, y, b"bench").to_bytes()
+            counter.reset()
+            sp.verify_shuffle(before, after, proof, y, b"bench")
+            per_size[str(n)] = {"events": n, **counter.snapshot()}   # "events": cards, to price a card
+    return {**counter.prices(), "counts": per_size}
+
+
+def _msm_module():
+    """protocol.crypto.msm where the tree has it (the old tree has not)."""
+    try:
+        from protocol.crypto import msm
+    except ImportError:
+        return None
+    return msm
 
 
 def split_task(paths: list[str]) -> dict:
@@ -129,14 +198,19 @@ def split_task(paths: list[str]) -> dict:
 
     parts = ("state hash", "signature", "decode", "group")
     acc = dict.fromkeys(parts, 0.0)
+    inside = [0]                     # a timed call within a timed one counts once, in the outer
 
     def timed(name, fn):
         def wrapper(*a, **k):
+            if inside[0]:
+                return fn(*a, **k)
+            inside[0] += 1
             t0 = time.perf_counter()
             try:
                 return fn(*a, **k)
             finally:
                 acc[name] += time.perf_counter() - t0
+                inside[0] -= 1
         return wrapper
     group_names = ("mul", "base_mul", "validate_point", "add", "sub")
     real = {name: getattr(g, name) for name in group_names}
@@ -145,6 +219,10 @@ def split_task(paths: list[str]) -> dict:
         setattr(g, name, timed("group", fn))
     ev.verify = timed("signature", real_verify)
     codec.decode = timed("decode", real_decode)
+    msm_mod = _msm_module()
+    real_msm = msm_mod.msm if msm_mod is not None else None
+    if real_msm is not None:         # the sums are the group's work too
+        msm_mod.msm = timed("group", real_msm)
     out = {}
     try:
         for path in paths:
@@ -162,6 +240,8 @@ def split_task(paths: list[str]) -> dict:
         for name, fn in real.items():
             setattr(g, name, fn)
         ev.verify, codec.decode = real_verify, real_decode
+        if real_msm is not None:
+            msm_mod.msm = real_msm
     return out
 
 
@@ -173,6 +253,8 @@ def main() -> None:
         result = log_task(args)
     elif task == "floor":
         result = floor_task(args)
+    elif task == "shuffle_floor":
+        result = shuffle_floor_task([int(a) for a in args])
     elif task == "split":
         result = split_task(args)
     else:
