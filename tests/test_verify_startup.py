@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from cli.games import REGISTRY, all_kits, game_of_log, kit_for, kit_for_rules
 
 # modules (or packages) verify must not import, with what they are
@@ -32,6 +34,7 @@ def _selfplay_log(tmp_path) -> str:
     return str(sorted(tmp_path.glob("*.asvlog"))[0])
 
 
+@pytest.mark.e2e      # it starts an asv process (SPEC §35.4)
 def test_verify_imports_neither_the_repl_nor_the_network_nor_other_games(tmp_path):
     log = _selfplay_log(tmp_path)
     done = subprocess.run([sys.executable, "-c", PROBE, log], capture_output=True, text=True, timeout=120,
