@@ -22,7 +22,7 @@ from protocol.errors import EventError
 from protocol.log import SignedEvent, parse_event, sign_event
 from protocol.session.body import check_fields, want_bytes, want_list
 from protocol.session.errors import BadBody, UnexpectedKind
-from protocol.session.phases import ENDED, EventKind
+from protocol.session.phases import ENDED, EventKind, SeqBase
 
 __all__ = ["votes_problem", "ABORT_KIND", "FORFEIT_KIND", "silence_kind", "VOTE_KIND", "REFUSE_KIND", "VOTE_BASE", "make_refusal", "check_abort", "make_vote", "make_abort", "voters",
            "abort_writers", "is_vote", "Ballot"]
@@ -32,7 +32,7 @@ FORFEIT_KIND = EventKind.FORFEIT   # the same votes, where the game goes on with
 VOTE_KIND = EventKind.VOTE
 REFUSE_KIND = EventKind.REFUSE
 VOTE_AHEAD = 16          # votes kept for heights this far beyond the peer's own
-VOTE_BASE = 1 << 62      # a vote about height h has seq VOTE_BASE + h: never a chain height
+VOTE_BASE = int(SeqBase.ABORT_VOTE)   # a vote about height h has seq VOTE_BASE + h: never a chain height
 
 
 def voters(roster: list[bytes], silent: bytes) -> list[bytes]:

@@ -29,7 +29,7 @@ from protocol.session.abort import REFUSE_KIND, VOTE_BASE, voters
 from protocol.session.body import check_fields, is_bytes, want_bytes, want_list, want_str
 from protocol.session.errors import BadBody, IllegalMove, StateHashMismatch, UnexpectedKind
 from protocol.session.game_rules import CHANCE, GameRuleError
-from protocol.session.phases import EventKind, Phase
+from protocol.session.phases import EventKind, Phase, SeqBase
 
 __all__ = ["ON_CLOCK_KEY", "ON_CLOCK_CHOICES", "PASS_KIND", "PASS_VOTE_KIND", "PASS_BASE", "passes_allowed",
            "pass_move", "make_pass_vote", "is_pass_vote", "check_clock_pass", "receive_clock_pass",
@@ -39,7 +39,7 @@ ON_CLOCK_KEY = "on_clock"                 # the game config's word for what the 
 ON_CLOCK_CHOICES = ("pass", "abort")
 PASS_KIND = EventKind.CLOCK_PASS
 PASS_VOTE_KIND = EventKind.PASS_VOTE
-PASS_BASE = VOTE_BASE + (1 << 61) + (1 << 60)   # a pass vote about height h has seq PASS_BASE + h
+PASS_BASE = int(SeqBase.CLOCK_PASS)   # a pass vote about height h has seq PASS_BASE + h
 PASS_AHEAD = 16                           # votes kept for heights this far beyond the peer's own
 
 

@@ -27,7 +27,7 @@ from protocol.errors import EventError
 from protocol.log import SignedEvent, event_hash, parse_event, sign_event
 from protocol.session.body import check_fields, want_bytes, want_list
 from protocol.session.errors import BadBody, SessionError
-from protocol.session.phases import EventKind
+from protocol.session.phases import SEQ_SPAN, EventKind, SeqBase
 
 __all__ = ["MAX_ASKS", "TAKEBACK_KIND", "ASK_KIND", "YES_KIND", "NO_KIND", "TAKEBACK_BASE", "STATEMENT_KINDS",
            "CannotTakeBack", "is_takeback_statement", "make_ask", "make_answer", "undo_problem",
@@ -38,7 +38,7 @@ ASK_KIND = EventKind.TAKEBACK_ASK
 YES_KIND = EventKind.TAKEBACK_YES
 NO_KIND = EventKind.TAKEBACK_NO
 STATEMENT_KINDS = (ASK_KIND, YES_KIND, NO_KIND)
-TAKEBACK_BASE = (1 << 62) + (1 << 60)   # seq of a statement about height h: TAKEBACK_BASE + h
+TAKEBACK_BASE = int(SeqBase.TAKEBACK)   # seq of a statement about height h: TAKEBACK_BASE + h
 MAX_ASKS = 3                            # asks one seat may make at one height
 _REVEALING = ("shares", "refresh", "dice-open", "hand-over")   # events after which something hidden was seen
 
@@ -49,7 +49,7 @@ class CannotTakeBack(SessionError):
 
 
 def is_takeback_statement(ev: SignedEvent) -> bool:
-    return ev.kind in STATEMENT_KINDS and TAKEBACK_BASE <= ev.seq < TAKEBACK_BASE + (1 << 60)
+    return ev.kind in STATEMENT_KINDS and TAKEBACK_BASE <= ev.seq < TAKEBACK_BASE + SEQ_SPAN
 
 
 def undo_problem(session) -> str | None:
