@@ -17,6 +17,7 @@ from protocol.errors import ProtocolError
 from cli.errors import NotSent
 from cli.games import DEFAULT_KEY, GameKit, kit_for
 from cli.games.kit import Happened
+from cli.games.refusal_words import describe
 from cli.netplay.peer_names import abort_line
 from cli.netplay.table_talk import TableTalk
 from cli.netplay.turn_clock import TurnClock
@@ -121,7 +122,7 @@ class NetDriver(TableTalk):
             self._snap = (*self._snap[:3], True)
             raise PeerStopped("the game has ended on this peer (see above); nothing was sent") from None
         except ProtocolError as exc:    # e.g. an abort came in just before: not due any more
-            raise PeerStopped(f"not sent: {exc}") from None
+            raise PeerStopped(describe(exc)) from None   # plain words, no class name (§31.11)
         self._refresh()
 
     def poll(self) -> list[Happened]:
