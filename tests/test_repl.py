@@ -335,6 +335,19 @@ def test_help_topics_teach_the_game(pipe):
     assert "no card named" not in text and "no help on" not in text
 
 
+def test_help_columns_keep_each_command_beside_its_own_words():
+    """Issue 22: `help draw` had two commands share one sentence (`... the Space Port,` then
+    `draw port          ship cards) ...` on one line once reflowed). The left column's gap is
+    the only wide gap in any topic's line, and help draw gives each draw command a line."""
+    from cli.games.asv.help_topics import TOPICS, topic
+    for name, text in TOPICS.items():
+        for line in text.split("\n"):
+            assert not [m for m in re.finditer(r"\S {3,}\S", line) if m.start() > 22], (name, line)
+    lines = topic("draw").split("\n")
+    assert [line[:19].strip() for line in lines] == ["draw refuel", "draw port", "draw refuel 4", "draw port refuel 3"]
+    assert all(len(line) < 80 for line in lines)
+
+
 def test_squares_any_case_and_legal_in_natural_order(pipe):
     """SPEC §31.6: look d4 / D4 work; legal lists A-2 before A-12."""
     driver = LocalGame(2, 0, seed=3)
