@@ -496,6 +496,22 @@ def test_board_sizes_and_history(pipe):
     assert len(recent) == 3 and "\n".join(recent) in text
 
 
+def test_history_holds_this_seats_own_actions_too(pipe):
+    """Issue 22: `history` left out the seat's own actions (they are echoed as typed, so the
+    event's own line is not said again); the echo now goes into history, in its place."""
+    driver = LocalGame(2, 0, seed=3)
+    driver.wait_for_turn()
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    repl.handle("draw-tile 1")
+    repl.handle("draw-tile 2")
+    start = len(repl.transcript)
+    repl.handle("history")
+    shown = "\n".join(repl.transcript[start:]).split("\n")
+    own = [line for line in shown if line.startswith("you: ")]
+    assert own == ["you: draw-tile 1", "you: draw-tile 2"], shown
+    assert shown.index("you: draw-tile 1") < next(i for i, line in enumerate(shown) if "revealed:" in line)
+
+
 def test_a_response_window_asks_its_question():
     """SPEC §31.6 with §14.2: a seat polled in another's window is asked, not told 'your turn'."""
     from cli.games.asv.narrate import prompt

@@ -405,6 +405,7 @@ class Repl:
         if not self.submit(action):
             return
         self.say(f"you: {action.text()}", "bold")
+        self.happened.append(f"you: {action.text()}")   # history holds this seat's own too (issue 22)
         self.after_own_action(stage_before)
 
     def submit(self, action) -> bool:
