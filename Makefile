@@ -1,5 +1,9 @@
 # `make test` and `make demo` set themselves up on first use: a local .venv with the project installed.
 PYTHON ?= python3
+# Some machines set PYTHONDONTWRITEBYTECODE: then every `asv` process the tests, the demo and
+# the benchmarks start compiles the whole project again (about 0.2 s of CPU each). The bytecode
+# goes to the __pycache__ folders git ignores.
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed

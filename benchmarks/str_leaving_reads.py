@@ -24,53 +24,32 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from cli.games import kit_for  # noqa: E402
 from cli.games.space_trading_race.adapter import TradingRaceRules  # noqa: E402
-from protocol.crypto import Identity  # noqa: E402
-from protocol.log import LogWriter, SecretsFile, parse_event, read_log  # noqa: E402
+from protocol.log import parse_event, read_log  # noqa: E402
 from protocol.session import SessionPeer, run_local, verify_log  # noqa: E402
 from protocol.session.dealing import DeckBook  # noqa: E402
 from protocol.session.outsider import readable_cards  # noqa: E402
-from space_trading_race import legal_actions  # noqa: E402
-from space_trading_race.actions import EXCHANGE  # noqa: E402
 from space_trading_race.money import charge  # noqa: E402
 from space_trading_race.state import BANK  # noqa: E402
+from tests.str_session_helpers import ExchangeAtEarth, exchanging, str_peers  # noqa: E402
 
-KIT = kit_for("space-trading-race")
 
-
-class ExchangeThenLeave(TradingRaceRules):
-    name = TradingRaceRules.name
+class ExchangeThenLeave(ExchangeAtEarth):
+    """The exchange at Earth (tests/str_session_helpers.py), and seat k charged a fortune at
+    its `end` in round k + 2, for every seat but the last."""
 
     def apply_action(self, state, seat, action):
         text = action if isinstance(action, str) else action.text()
-        if text == "end" and state.round == 1 and 0 <= state.hand[seat] < state.players:
-            state.stage = "exchange"
-            return
+        offered = self.offers_exchange(state, seat, text)
         super().apply_action(state, seat, action)
-        if (text == "end" and seat < state.players - 1 and state.round == seat + 2 and state.alive[seat]
-                and not state.over):
+        if (not offered and text == "end" and seat < state.players - 1 and state.round == seat + 2
+                and state.alive[seat] and not state.over):
             charge(state, seat, BANK, 10 ** 9)
 
 
-def agent_for(seed: str):
-    bot = KIT.agent("greedy", seed)
-
-    def agent(state, view):
-        return EXCHANGE.text() if EXCHANGE in legal_actions(state, view) else bot(state, view)
-    agent.thinks = False
-    return agent
-
-
 def play(players: int, seed: int, out: str) -> tuple[list[SessionPeer], float, int]:
-    game = os.urandom(16)
-    ids = [Identity.from_seed(bytes([seed % 200 + i + 1]) * 32, f"b{i}") for i in range(players)]
-    roster = [i.public_key_bytes for i in ids]
-    peers = [SessionPeer(ident, ExchangeThenLeave(), game, roster, {"time_limit": players + 3},
-                         log=LogWriter(os.path.join(out, f"g{seed}p{k}.asvlog"), game),
-                         secrets=SecretsFile(os.path.join(out, f"g{seed}p{k}.asvlog"), game),
-                         agent=agent_for(f"{seed}/{k}"))
-             for k, ident in enumerate(ids)]
+    peers = str_peers(players, out, {"time_limit": players + 3}, key_base=seed % 200 + 1, rules_cls=ExchangeThenLeave,
+                      agent_for=lambda k: exchanging(f"{seed}/{k}"), name="b", prefix=f"g{seed}p")
     spent = [0.0]
     started: list[float] = []
 

@@ -55,7 +55,7 @@ def test_the_board_stays_in_view_after_help_legal_and_a_long_answer():
         assert any(line.startswith(" T1 ") for line in shot) and shot[-1].startswith(">")
 
 
-def test_the_answer_pane_scrolls_and_esc_closes_it():
+def test_the_answer_pane_scrolls_and_closes():
     driver = LocalGame(2, 0, seed=3)
     with create_pipe_input() as pipe:
         repl = ScreenRepl(driver, color=False, input=pipe, output=DummyOutput())
@@ -64,7 +64,7 @@ def test_the_answer_pane_scrolls_and_esc_closes_it():
         repl.scroll_answer(+1)
         later = render_lines(repl, 80, 24)
         assert board_in_view(first) and board_in_view(later) and first != later
-        repl.answer = None                                   # what Esc does
+        repl.answer = None                                   # closed (Esc for real: the test below)
         assert "closes this" not in "\n".join(render_lines(repl, 80, 24))
 
 
@@ -201,3 +201,35 @@ def test_esc_then_a_letter_at_once_closes_the_answer_and_types_the_letter():
         assert repl.run() == 0
     assert "legal" in repl.shots, list(repl.shots)
     assert "Esc or the next command closes this" in "\n".join(repl.shots["legal"])
+
+
+class BeforeEachLine(ScreenRepl):
+    """Draws the 80x24 screen as each typed line arrives, before it is handled: what the keys
+    typed before the line (Esc) left on the screen."""
+
+    def __init__(self, *a, **kw) -> None:
+        super().__init__(*a, **kw)
+        self.before: dict[str, tuple[bool, list[str]]] = {}
+
+    def _line(self, text: str) -> None:
+        self.before[text] = (self.answer is not None, render_lines(self, 80, 24))
+        super()._line(text)
+
+
+def test_esc_pressed_closes_the_answer_pane_and_gives_the_feed_back():
+    """Esc typed through the terminal's input (not the answer cleared by hand) closes the open
+    answer before the next line is sent; without Esc the answer stays open until then."""
+    def typed(keys: str) -> BeforeEachLine:
+        driver = LocalGame(2, 0, seed=3)
+        with create_pipe_input() as pipe:
+            repl = BeforeEachLine(driver, color=False, input=pipe, output=DummyOutput(), auto_pass=True)
+            pipe.send_text(keys)
+            assert repl.run() == 0
+        return repl
+    pressed = typed("help\r\x1bscores\rquit\r")
+    still_open, shot = pressed.before["scores"]
+    assert not still_open and board_in_view(shot), "\n".join(shot)
+    assert "Commands:" not in "\n".join(shot) and "closes this" not in "\n".join(shot)
+    not_pressed = typed("help\rscores\rquit\r")
+    still_open, shot = not_pressed.before["scores"]
+    assert still_open and "Commands:" in "\n".join(shot)

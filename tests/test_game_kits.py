@@ -89,11 +89,10 @@ def test_the_command_line_part_works_for_every_kit(kit):
     screen = kit.screen(driver)
     for member in ("welcome", "board_text", "board_sizes", "board_usage", "toolbar", "prompt", "describe",
                    "final", "commands", "command", "help", "help_completions", "list_legal", "note", "read",
-                   "guard", "stage", "announce", "refusals", "explain", "suggest", "whose_move",
+                   "guard", "stage", "announce", "explain", "suggest", "whose_move",
                    "picture_caption", "question", "turn_start", "only_pass"):
         assert hasattr(screen, member), member
     assert screen.prompt() and screen.welcome() and screen.whose_move()
-    assert all(issubclass(cls, kit.engine_errors) for cls, _ in screen.refusals)
 
 
 class _Said:

@@ -139,5 +139,5 @@ def test_an_action_not_sent_is_said_as_a_refusal_not_an_internal_error():
         repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
         repl.play(next(a for a in driver.legal() if a.text().startswith("draw-tile")))
     said = "\n".join(repl.transcript)
-    assert "refused: the game has ended on this peer (see above); nothing was sent" in said
+    assert "not sent: the game has ended on this peer (see above); nothing was sent" in said   # §31.11
     assert "internal error" not in said and "you:" not in said and driver.state().hash() == before_hash

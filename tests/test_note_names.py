@@ -66,11 +66,11 @@ def test_refused_and_halting_events_name_the_seat_not_the_key(tmp_path):
     node, notes = named_node(one)
     node._feed(craft(cheater, lambda body: body.update(a="play #99:card:z")))   # an illegal move
     assert notes == [f"refused {who}'s event at seq {seq}: " + notes[0].split(": ", 1)[1]], notes
-    assert notes[0].endswith("(IllegalMove)")
+    assert ": a move the rules refuse: " in notes[0] and "IllegalMove" not in notes[0]   # words (§31.11)
     node, notes = named_node(two)
     node._feed(craft(cheater, h=bytes(32)))      # a wrong state hash halts this replica
     assert notes and notes[0].startswith(f"session halted at {who}'s event at seq {seq}: ")
-    assert notes[0].endswith("(StateHashMismatch)")
+    assert ": the seats no longer agree on the game: " in notes[0] and "StateHashMismatch" not in notes[0]
     assert not any(fingerprint(cheater.me) in n for n in notes), notes
 
 

@@ -105,7 +105,7 @@ def test_scores_and_toolbar_show_turn_phase_and_scores():
     scores = render.plain(render.scores(state))
     assert "blue" in scores and "yellow" in scores and "green" in scores
     assert "s1:Star-T Ship@D-4" in scores
-    bar = render.plain(render.toolbar(state, views[0]))
+    bar = render.plain(render.toolbar(state, views[0], width=400))
     assert "T1 " in bar and "tiles (2 to draw)" in bar and "you to play" in bar
     assert "B0 Y0 G0" in bar
     first = state.players[0].hand[0]
@@ -163,3 +163,27 @@ def test_every_board_line_and_legend_fits_80_columns():
         for letters in (False, True):
             text = render.plain(render.board(state, compact=compact, letters=letters))
             assert max(len(line) for line in text.splitlines()) < 80, (compact, letters)
+
+
+def test_the_hand_line_shows_every_card_at_80_columns():
+    """SPEC §31.6: at 80 columns a long hand shortens its names rather than losing cards off
+    the edge; at a wide terminal the full names stay."""
+    state, views = dealt_game(2)
+    hand = state.players[0].hand
+    assert len(hand) >= 8
+    for width, full in ((80, False), (400, True)):
+        bar = render.plain(render.toolbar(state, views[0], width=width)).splitlines()
+        line = bar[1]
+        assert len(line) < width and "…" not in line, line
+        for h in hand:
+            assert f"#{h}" in line, (h, line)
+        first = views[0].name_of(hand[0], state.names)
+        assert (f"#{hand[0]} {first}" in line) == full, line
+
+
+def test_hand_fitted_cuts_names_evenly_then_drops_them():
+    cards = [(79, "Abundant Land and Water", "(2)"), (80, "Plasma Spores", "(0)"), (81, "Gamma Rays", "(1)")]
+    assert render.hand_fitted(cards, 200) == "#79 Abundant Land and Water(2), #80 Plasma Spores(0), #81 Gamma Rays(1)"
+    cut = render.hand_fitted(cards, 50)
+    assert cut == "#79 Abundan.(2), #80 Plasma.(0), #81 Gamma R.(1)"    # 48: every name cut to 8
+    assert render.hand_fitted(cards, 20) == "#79(2) #80(0) #81(1)"

@@ -335,6 +335,19 @@ def test_help_topics_teach_the_game(pipe):
     assert "no card named" not in text and "no help on" not in text
 
 
+def test_help_columns_keep_each_command_beside_its_own_words():
+    """Issue 22: `help draw` had two commands share one sentence (`... the Space Port,` then
+    `draw port          ship cards) ...` on one line once reflowed). The left column's gap is
+    the only wide gap in any topic's line, and help draw gives each draw command a line."""
+    from cli.games.asv.help_topics import TOPICS, topic
+    for name, text in TOPICS.items():
+        for line in text.split("\n"):
+            assert not [m for m in re.finditer(r"\S {3,}\S", line) if m.start() > 22], (name, line)
+    lines = topic("draw").split("\n")
+    assert [line[:19].strip() for line in lines] == ["draw refuel", "draw port", "draw refuel 4", "draw port refuel 3"]
+    assert all(len(line) < 80 for line in lines)
+
+
 def test_squares_any_case_and_legal_in_natural_order(pipe):
     """SPEC §31.6: look d4 / D4 work; legal lists A-2 before A-12."""
     driver = LocalGame(2, 0, seed=3)
@@ -481,6 +494,22 @@ def test_board_sizes_and_history(pipe):
     assert "board, board full or board compact" in text
     recent = repl.happened[-3:]
     assert len(recent) == 3 and "\n".join(recent) in text
+
+
+def test_history_holds_this_seats_own_actions_too(pipe):
+    """Issue 22: `history` left out the seat's own actions (they are echoed as typed, so the
+    event's own line is not said again); the echo now goes into history, in its place."""
+    driver = LocalGame(2, 0, seed=3)
+    driver.wait_for_turn()
+    repl = Repl(driver, color=False, input=pipe, output=DummyOutput())
+    repl.handle("draw-tile 1")
+    repl.handle("draw-tile 2")
+    start = len(repl.transcript)
+    repl.handle("history")
+    shown = "\n".join(repl.transcript[start:]).split("\n")
+    own = [line for line in shown if line.startswith("you: ")]
+    assert own == ["you: draw-tile 1", "you: draw-tile 2"], shown
+    assert shown.index("you: draw-tile 1") < next(i for i, line in enumerate(shown) if "revealed:" in line)
 
 
 def test_a_response_window_asks_its_question():

@@ -14,36 +14,28 @@ import os
 
 import pytest
 
-from cli.games import kit_for
 from cli.games.space_trading_race.adapter import TradingRaceRules
 from protocol.crypto import Identity
-from protocol.log import LogWriter, SecretsFile, parse_event, read_log
+from protocol.log import parse_event, read_log
 from protocol.session import SessionPeer, run_local, verify_log
 from protocol.session.outsider import readable_cards
 from protocol.session.share_check import check_shares
 from protocol.session.shuffle_check import check_shuffles
-from space_trading_race import legal_actions
-from space_trading_race.actions import EXCHANGE
 from space_trading_race.money import charge
 from space_trading_race.state import BANK
+from tests.str_session_helpers import ExchangeAtEarth, exchanging, str_peers
 
-KIT = kit_for("space-trading-race")
 
-
-class ExchangeThenBroke(TradingRaceRules):
-    """Two house rules: (1) a seat that ends its round-1 turn still holding its setup mission
-    (handles 0..n-1 are dealt at setup) is offered the exchange at Earth instead; (2) when the
-    `broke` seat then ends that turn, the bank charges it more than it could pay (§56.1)."""
-    name = TradingRaceRules.name
+class ExchangeThenBroke(ExchangeAtEarth):
+    """The exchange at Earth (tests/str_session_helpers.py), and then when the `broke` seat
+    ends that turn, the bank charges it more than it could pay (§56.1)."""
     broke = 1
 
     def apply_action(self, state, seat, action):
         text = action if isinstance(action, str) else action.text()
-        if text == "end" and state.round == 1 and 0 <= state.hand[seat] < state.players:
-            state.stage = "exchange"
-            return
+        offered = self.offers_exchange(state, seat, text)
         super().apply_action(state, seat, action)
-        if seat == self.broke and text == "end" and state.alive[seat] and not state.over:
+        if not offered and seat == self.broke and text == "end" and state.alive[seat] and not state.over:
             charge(state, seat, BANK, 10 ** 9)
 
 
@@ -51,24 +43,9 @@ class SeatZeroGoesBroke(ExchangeThenBroke):
     broke = 0
 
 
-def exchanging(seed: str):
-    bot = KIT.agent("greedy", seed)
-
-    def agent(state, view):
-        return EXCHANGE.text() if EXCHANGE in legal_actions(state, view) else bot(state, view)
-    agent.thinks = False
-    return agent
-
-
 def play(tmp_path, rules_cls, players=3, time_limit=3):
-    game = os.urandom(16)
-    ids = [Identity.from_seed(bytes([i + 150]) * 32, f"x{i}") for i in range(players)]
-    roster = [i.public_key_bytes for i in ids]
-    peers = [SessionPeer(ident, rules_cls(), game, roster, {"time_limit": time_limit},
-                         log=LogWriter(os.path.join(tmp_path, f"peer{k}.asvlog"), game),
-                         secrets=SecretsFile(os.path.join(tmp_path, f"peer{k}.asvlog"), game),
-                         agent=exchanging(f"x/{k}"))
-             for k, ident in enumerate(ids)]
+    peers = str_peers(players, tmp_path, {"time_limit": time_limit}, key_base=150, rules_cls=rules_cls,
+                      agent_for=lambda k: exchanging(f"x/{k}"), name="x")
     run_local(peers)
     return peers
 

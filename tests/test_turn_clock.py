@@ -104,3 +104,48 @@ def test_every_game_declares_its_pass_moves_and_its_turns():
         assert rules.TIMEOUT_MOVES and all(isinstance(m, str) for m in rules.TIMEOUT_MOVES)
         st = rules.new_state(kit.min_players, {"turn_clock": 60, "on_clock": "pass"})
         assert rules.turn_of(st) is not None
+
+
+def test_line_mode_is_told_its_own_clock_at_its_turns_start_and_ten_seconds_before_the_end():
+    """SPEC §31.12: without the full screen's status line a seat still hears of its clock."""
+    from cli.netplay.clock_lines import ClockLines
+    clock, st, now = clock_of({"turn_clock": 60})
+    mine, theirs = ClockLines(0), ClockLines(1)
+    assert mine.lines(clock, *clock.on_clock()) == [
+        "your turn clock: 1:00 for this turn (it runs only while you are to move)"]
+    assert theirs.lines(clock, *clock.on_clock()) == []          # only a seat's own clock is told
+    now[0] += 30
+    assert mine.lines(clock, *clock.on_clock()) == []            # each line once
+    now[0] += 20.5
+    assert mine.lines(clock, *clock.on_clock()) == ["9 s left on your turn clock"]
+    now[0] += 1
+    assert mine.lines(clock, *clock.on_clock()) == []
+    st.update(move=1, turn=(2, 1))                               # seat 1's turn
+    clock.observe()
+    now[0] += 5
+    assert theirs.lines(clock, *clock.on_clock())[0].startswith("your turn clock: 0:55")
+    st["move"] = 0                                               # seat 0 answers in seat 1's turn:
+    clock.observe()                                              # no start line, its turn it is not
+    assert mine.lines(clock, *clock.on_clock()) == []
+    now[0] += 51
+    assert mine.lines(clock, *clock.on_clock()) == ["9 s left on your turn clock"]
+
+
+def test_the_networked_seat_says_the_clock_lines_to_its_screen():
+    """The driver's once-a-second clock check sends the lines to the REPL as notes, which
+    line mode prints and the full screen puts in the feed."""
+    from cli.netplay.clock_lines import ClockLines
+    from cli.netplay.driver import NetDriver
+    clock, st, now = clock_of({"turn_clock": 60})
+    said, status = [], {}
+    sink = SimpleNamespace(note=said.append, status=status.__setitem__)
+    driver = NetDriver.__new__(NetDriver)    # no network: the clock check alone
+    driver.node = SimpleNamespace(overtime=clock, session=clock.node.session, options=SimpleNamespace(timeout=5))
+    driver.seat, driver.colours, driver._sink = 0, ["blue", "green"], sink
+    driver._clock_shown, driver._clock_out, driver._clock_lines = False, None, ClockLines(0)
+    driver._show_clock()
+    now[0] += 55
+    driver._show_clock()
+    assert said == ["your turn clock: 1:00 for this turn (it runs only while you are to move)",
+                    "5 s left on your turn clock"]
+    assert status["clock"] == "you: 0:05 left"

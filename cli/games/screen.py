@@ -5,9 +5,10 @@ speaks through the REPL (`say`, `width`); with no REPL (a completer alone) it on
 A screen offers: welcome(), board_text(size), board_sizes, board_usage, toolbar(status),
 prompt(), describe(event, own_echoed), final(), commands (name -> help text), command(word,
 rest) -> bool, help(topic), help_completions(word, start), list_legal(prefix), note(action),
-read(text), sequence(text), guard(action), stage(), announce(stage_before), refusals, explain(action),
+read(text), sequence(text), guard(action), stage(), announce(stage_before), explain(action),
 suggest(typed), whose_move(), picture_caption(), automatic(), hand_text(), and for the live REPL
-question(), turn_start() and only_pass()."""
+question(), turn_start() and only_pass(). The words a refusal leads with are every game's,
+in cli/games/refusal_words.py (SPEC §31.11)."""
 from __future__ import annotations
 
 from cli.terminal import natural_key
@@ -23,7 +24,6 @@ class ScreenBase:
     rules = ""                    # help rules' text
     help_hint = "help, help rules or help notation"   # what `help X` may name, for a miss
     board_usage = "board (or board --svg FILE)"
-    refusals: tuple = ()          # (engine error class, the word the REPL leads with)
 
     def key_rows(self) -> int:
         """How many last lines of board_text() are a key to it (no board rows): the full

@@ -17,6 +17,8 @@ from protocol.errors import ProtocolError
 from cli.errors import NotSent
 from cli.games import DEFAULT_KEY, GameKit, kit_for
 from cli.games.kit import Happened
+from cli.games.refusal_words import describe
+from cli.netplay.clock_lines import ClockLines
 from cli.netplay.peer_names import abort_line
 from cli.netplay.table_talk import TableTalk
 from cli.netplay.turn_clock import TurnClock
@@ -72,6 +74,7 @@ class NetDriver(TableTalk):
         names = [s.names[s.roster.index(k)] for k in s.seat_keys]
         self.labels = ["you" if i == self.seat else names[i] for i in range(s.players)]
         self.colours = list(self.kit.seat_colours(s.players))
+        self._clock_lines = ClockLines(self.seat)
 
     def _sync(self, fn, *args):
         return trio.from_thread.run_sync(fn, *args, trio_token=self.token)
@@ -121,7 +124,7 @@ class NetDriver(TableTalk):
             self._snap = (*self._snap[:3], True)
             raise PeerStopped("the game has ended on this peer (see above); nothing was sent") from None
         except ProtocolError as exc:    # e.g. an abort came in just before: not due any more
-            raise PeerStopped(f"not sent: {exc}") from None
+            raise PeerStopped(describe(exc)) from None   # plain words, no class name (§31.11)
         self._refresh()
 
     def poll(self) -> list[Happened]:
@@ -177,6 +180,8 @@ class NetDriver(TableTalk):
         seat, left = ticking
         who = "you" if seat == self.seat else self.colours[seat]
         whole = int(abs(left))
+        for line in self._clock_lines.lines(clock, seat, left):   # line mode has no toolbar (§31.12)
+            self._sink.note(line)
         if left >= 0:
             self._sink.status("clock", f"{who}: {whole // 60}:{whole % 60:02d} left")
             self._clock_out = None

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import errno
 
-from protocol.errors import LogError, MissingKeyFile
+from cli.games.refusal_words import describe
+from protocol.errors import LogError, MissingKeyFile, ProtocolError
 from protocol.node import LOBBY_REFUSALS, LobbyRefused
 from protocol.net import CannotListen, NotConnected, PeerRefused, TransportError, plain_reason
 
@@ -29,9 +30,12 @@ def error_line(err: BaseException) -> str:
     if isinstance(err, MissingKeyFile):
         return f"{err}; create one with `asv keygen`"
     if isinstance(err, LogError):
-        return f"cannot read the log: {err}; `asv verify LOG` says more"
+        where = f" {err.path}" if err.path else ""
+        return f"cannot read the log{where}: {describe(err)}; `asv verify LOG` says more"
     if isinstance(err, OSError) and err.filename is not None:
         return f"{err.filename}: {err.strerror or err}"
+    if isinstance(err, ProtocolError):
+        return describe(err)   # some put their class name first (EventError): the table's words instead
     return str(err)
 
 

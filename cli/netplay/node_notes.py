@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+from cli.games.refusal_words import describe
 from protocol.net import plain_reason
 from protocol.node import Note, NoteKind
 
@@ -76,12 +77,12 @@ _TABLE_TALK: dict[NoteKind, Callable[[Note, Callable[[bytes], str]], str]] = {
 
 
 def _refused(note: Note, who: Callable[[bytes], str], what: str, plain: str) -> str:
-    """A refused event's line, naming its author (SPEC §29.13):
-    'refused green bob's event at seq 52: REASON (IllegalMove)'."""
+    """A refused event's line, naming its author in the words of the refusal table (SPEC
+    §29.13, §31.11): 'refused green bob's event at seq 52: a move the rules refuse: REASON'."""
     exc = note.error
     if getattr(exc, "author", None) is None:
-        return f"{plain}: {exc}"
-    return f"{what} {who(exc.author)}'s event at seq {exc.seq}: {exc.reason} ({type(exc).__name__})"
+        return f"{plain}: {describe(exc)}"
+    return f"{what} {who(exc.author)}'s event at seq {exc.seq}: {describe(exc)}"
 
 
 def speaker(node, say: Callable[[str], None]) -> Callable[[Note], None]:

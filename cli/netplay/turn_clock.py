@@ -66,6 +66,16 @@ class TurnClock:
                 self._spent[self._seat] = self._spent.get(self._seat, 0.0) + now - self.since
             self._seat, self.since = seat, now
 
+    @property
+    def turn(self) -> object:
+        """The game's turn the clock measures now (the rules' `turn_of`)."""
+        return self._turn
+
+    def opens_turn(self, seat: int) -> bool:
+        """`seat` is to move and no other seat has decided anything in this turn yet: the
+        turn is its own (an answer in another seat's turn comes after that seat's moves)."""
+        return seat == self._seat and not any(t > 0 for s, t in self._spent.items() if s != seat)
+
     def used(self, seat: int) -> float:
         """Seconds `seat` has spent deciding in this turn."""
         running = self.now() - self.since if seat == self._seat else 0.0

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import trio
 
 from cli.games import DEFAULT_KEY, kit_for, kit_for_rules
+from cli.games.refusal_words import describe
 from cli.netplay.invite import Invite
 from cli.netplay.printer import Printer
 from protocol.crypto import Identity, fingerprint
@@ -23,7 +24,7 @@ from protocol.net import Mesh, TransportError
 from protocol.session import LogChecker, VerifyReport
 from protocol.session.chat import ChatBook, is_chat
 
-__all__ = ["Watcher", "MAX_AHEAD"]
+__all__ = ["Watcher", "MAX_AHEAD", "refused_event_line"]
 
 MAX_AHEAD = 512        # events held past the next height; later ones wait for a catch-up
 
@@ -33,6 +34,12 @@ class WatchTimes:
     grace: float = 15.0        # seconds a refused event waits for the halt that convicts it
     resync: float = 2.0        # seconds without news before asking a peer for what was missed
     idle: float | None = None  # stop after this long without progress (None: while connected)
+
+
+def refused_event_line(index: int, author: str, exc: BaseException) -> str:
+    """`REFUSED at seq N by FINGERPRINT: WORDS: REASON`, the words of the refusal table
+    (SPEC §29.16, §31.11), never the error's class name."""
+    return f"REFUSED at seq {index} by {author}: {describe(exc)}"
 
 
 class Watcher:
@@ -186,7 +193,7 @@ class Watcher:
 
     def _refused(self, ev: SignedEvent) -> None:
         index, exc = self.checker.held
-        self.printer.say(f"REFUSED at seq {index} by {fingerprint(ev.author)}: {exc}")
+        self.printer.say(refused_event_line(index, fingerprint(ev.author), exc))
         self.printer.say(f"waiting up to {self.times.grace:g} s for the players' verdict on it")
 
     def _show(self, ev: SignedEvent) -> None:

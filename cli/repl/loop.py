@@ -26,6 +26,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from cli.errors import NotSent
 from cli.games.kit import GameKit, Happened
+from cli.games.refusal_words import refused_line
 from cli.picture.svg_doc import save_picture
 from cli.repl.table_talk import table_command
 from cli.terminal import natural_key, plain
@@ -404,6 +405,7 @@ class Repl:
         if not self.submit(action):
             return
         self.say(f"you: {action.text()}", "bold")
+        self.happened.append(f"you: {action.text()}")   # history holds this seat's own too (issue 22)
         self.after_own_action(stage_before)
 
     def submit(self, action) -> bool:
@@ -430,9 +432,7 @@ class Repl:
             self.say(line)
 
     def refused(self, exc: Exception, action=None) -> None:
-        kind = next((word for kind, word in self.screen.refusals if isinstance(exc, kind)), "refused")
-        better = self.screen.explain(action) if action is not None else None
-        self.say(f"{kind}: {better or exc}", "fg:ansired")
+        self.say(refused_line(exc, self.screen.explain(action) if action is not None else None), "fg:ansired")
 
     def suggest(self, typed: str) -> None:
         """A typo's nearest command or action word: 'did you mean move?'."""

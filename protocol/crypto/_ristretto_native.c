@@ -23,6 +23,12 @@
  *                                      is not reduced.
  *   decode_ok(points) -> int           index of the first 32-byte encoding that is not a valid
  *                                      non-identity point, or -1 when all are.
+ *   ed25519_batch_ok(scalars, points, n_checked) -> bool
+ *                                      the same sum over strict Ed25519 encodings (ValueError
+ *                                      if one does not decode): True iff it is the identity and
+ *                                      the first n_checked points are of the prime-order
+ *                                      subgroup, not the identity. A batch of signatures is one
+ *                                      such sum (SPEC §20.6).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -724,17 +730,174 @@ static unsigned pip_best_c(size_t n, double *cost_out)
     return best;
 }
 
-/* ------------------------------------------------------------------ Python */
-
 /* bounds every work buffer's size (n * 1280 bytes at most for Straus) far below SIZE_MAX */
 #define MSM_MAX_TERMS ((size_t)1 << 24)
+
+/* sum = sum k_j P_j by the method asked (0: by cost, 1: Straus, 4..15: Pippenger with that
+ * window), n >= 1. Returns 0, or -1 with MemoryError set. */
+static int msm_by_method(ge_p3 *sum, size_t n, const ge_p3 *pts, const unsigned char *sp, int method)
+{
+    void *work1 = NULL, *work2 = NULL, *work3 = NULL, *work4 = NULL;
+    int status = -1;
+    double pcost;
+    unsigned c = pip_best_c(n, &pcost);
+    int use_straus = straus_cost(n) <= pcost;
+    if (method == 1) {
+        use_straus = 1;
+    } else if (method >= 4) {
+        use_straus = 0;
+        c = (unsigned)method;
+    }
+    if (use_straus) {
+        work1 = PyMem_Malloc(n * NAF_TABLE * sizeof(ge_cached));
+        work2 = PyMem_Malloc(n * NAF_LEN);
+        if (work1 == NULL || work2 == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        msm_straus(sum, n, pts, sp, (ge_cached *)work1, (signed char *)work2);
+        Py_END_ALLOW_THREADS
+    } else {
+        size_t nb = (size_t)1 << (c - 1);
+        work1 = PyMem_Malloc(n * sizeof(ge_cached));
+        work2 = PyMem_Malloc(n * pip_windows(c) * sizeof(int16_t));
+        work3 = PyMem_Malloc(nb * sizeof(ge_p3));
+        work4 = PyMem_Malloc(nb);
+        if (work1 == NULL || work2 == NULL || work3 == NULL || work4 == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        msm_pippenger(sum, n, c, pts, sp, (ge_cached *)work1, (int16_t *)work2, (ge_p3 *)work3,
+                      (unsigned char *)work4);
+        Py_END_ALLOW_THREADS
+    }
+    status = 0;
+done:
+    PyMem_Free(work1);
+    PyMem_Free(work2);
+    PyMem_Free(work3);
+    PyMem_Free(work4);
+    return status;
+}
+
+/* ------------------------------------------------------------------ Ed25519 signatures */
+
+/* RFC 8032 section 5.1.3, strict: 1 and the point when s is the canonical encoding of a
+ * curve point (y < p; x = 0 with the sign bit set refused), else 0. */
+static int ed25519_decode(ge_p3 *p, const unsigned char s[32])
+{
+    unsigned char y_bytes[32], check[32];
+    fe y, yy, u, v, x;
+    memcpy(y_bytes, s, 32);
+    int sign = y_bytes[31] >> 7;
+    y_bytes[31] &= 0x7f;
+    fe_frombytes(&y, y_bytes);
+    fe_tobytes(check, &y);
+    if (memcmp(check, y_bytes, 32) != 0)
+        return 0;                   /* y >= p */
+    fe_sq(&yy, &y);
+    fe_sub(&u, &yy, &FE_ONE);       /* x^2 = (y^2 - 1) / (d y^2 + 1); the denominator is never 0 */
+    fe_mul(&v, &yy, &FE_D);
+    fe_add(&v, &v, &FE_ONE);
+    if (!fe_sqrt_ratio_m1(&x, &u, &v))
+        return 0;                   /* not on the curve */
+    if (fe_is_zero(&x) && sign)
+        return 0;                   /* -0: not canonical */
+    if (sign)
+        fe_neg(&x, &x);
+    p->X = x;
+    p->Y = y;
+    p->Z = FE_ONE;
+    fe_mul(&p->T, &x, &y);
+    return 1;
+}
+
+static int p3_is_identity(const ge_p3 *p)
+{
+    return fe_is_zero(&p->X) && fe_eq(&p->Y, &p->Z);
+}
+
+/* 1 when p is in the prime-order subgroup and not the identity: L*p is the identity. */
+static int in_prime_subgroup(const ge_p3 *p)
+{
+    ge_cached tab[NAF_TABLE];
+    signed char naf[NAF_LEN];
+    ge_p3 lp;
+    if (p3_is_identity(p))
+        return 0;
+    msm_straus(&lp, 1, p, L_BYTES, tab, naf);
+    return p3_is_identity(&lp);
+}
+
+/* batch_ok(scalars, points, n_checked) -> bool. The Ed25519 encodings are decoded strictly
+ * (ValueError naming the first that does not decode); the first n_checked must be of the
+ * prime-order subgroup and not the identity (else False); then True iff sum k_j P_j is the
+ * identity. The caller (protocol/crypto/sig_batch.py) builds the one equation of a batch of
+ * signatures from its R points, keys and the base point (SPEC §20.6). */
+static PyObject *py_ed25519_batch_ok(PyObject *self, PyObject *args)
+{
+    Py_buffer sc, pt;
+    Py_ssize_t n_checked;
+    PyObject *result = NULL;
+    ge_p3 *pts = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*n", &sc, &pt, &n_checked))
+        return NULL;
+    if (sc.len != pt.len || pt.len % 32 != 0 || pt.len == 0) {
+        PyErr_SetString(PyExc_ValueError, "ed25519_batch_ok: scalars and points must be 32*n bytes each, n >= 1");
+        goto done;
+    }
+    size_t n = (size_t)pt.len / 32;
+    if (n > MSM_MAX_TERMS || n_checked < 0 || (size_t)n_checked > n) {
+        PyErr_SetString(PyExc_ValueError, "ed25519_batch_ok: too many terms, or n_checked out of range");
+        goto done;
+    }
+    const unsigned char *sp = (const unsigned char *)sc.buf;
+    const unsigned char *pp = (const unsigned char *)pt.buf;
+    for (size_t j = 0; j < n; j++) {
+        if (!scalar_is_reduced(sp + 32 * j)) {
+            PyErr_Format(PyExc_ValueError, "ed25519_batch_ok: scalar %zu is not reduced modulo L", j);
+            goto done;
+        }
+    }
+    pts = PyMem_Malloc(n * sizeof(ge_p3));
+    if (pts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (!ed25519_decode(&pts[j], pp + 32 * j)) {
+            PyErr_Format(PyExc_ValueError, "ed25519_batch_ok: point %zu is not a canonical Ed25519 encoding", j);
+            goto done;
+        }
+    }
+    int ok = 1;
+    for (size_t j = 0; ok && j < (size_t)n_checked; j++)
+        ok = in_prime_subgroup(&pts[j]);
+    if (ok) {
+        ge_p3 sum;
+        if (msm_by_method(&sum, n, pts, sp, 0) != 0)
+            goto done;
+        ok = p3_is_identity(&sum);
+    }
+    result = PyBool_FromLong(ok);
+done:
+    PyMem_Free(pts);
+    PyBuffer_Release(&sc);
+    PyBuffer_Release(&pt);
+    return result;
+}
+
+/* ------------------------------------------------------------------ Python */
+
 
 static PyObject *py_msm(PyObject *self, PyObject *args)
 {
     Py_buffer sc, pt;
     PyObject *result = NULL;
     ge_p3 *pts = NULL;
-    void *work1 = NULL, *work2 = NULL, *work3 = NULL, *work4 = NULL;
     (void)self;
 
     int method = 0;
@@ -776,50 +939,14 @@ static PyObject *py_msm(PyObject *self, PyObject *args)
                 goto done;
             }
         }
-        double pcost;
-        unsigned c = pip_best_c(n, &pcost);
-        int use_straus = straus_cost(n) <= pcost;
-        if (method == 1) {
-            use_straus = 1;
-        } else if (method >= 4) {
-            use_straus = 0;
-            c = (unsigned)method;
-        }
-        if (use_straus) {
-            work1 = PyMem_Malloc(n * NAF_TABLE * sizeof(ge_cached));
-            work2 = PyMem_Malloc(n * NAF_LEN);
-            if (work1 == NULL || work2 == NULL) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            Py_BEGIN_ALLOW_THREADS
-            msm_straus(&sum, n, pts, sp, (ge_cached *)work1, (signed char *)work2);
-            Py_END_ALLOW_THREADS
-        } else {
-            size_t nb = (size_t)1 << (c - 1);
-            work1 = PyMem_Malloc(n * sizeof(ge_cached));
-            work2 = PyMem_Malloc(n * pip_windows(c) * sizeof(int16_t));
-            work3 = PyMem_Malloc(nb * sizeof(ge_p3));
-            work4 = PyMem_Malloc(nb);
-            if (work1 == NULL || work2 == NULL || work3 == NULL || work4 == NULL) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            Py_BEGIN_ALLOW_THREADS
-            msm_pippenger(&sum, n, c, pts, sp, (ge_cached *)work1, (int16_t *)work2, (ge_p3 *)work3,
-                          (unsigned char *)work4);
-            Py_END_ALLOW_THREADS
-        }
+        if (msm_by_method(&sum, n, pts, sp, method) != 0)
+            goto done;
     }
     unsigned char enc[32];
     ristretto_encode(enc, &sum);
     result = PyBytes_FromStringAndSize((const char *)enc, 32);
 done:
     PyMem_Free(pts);
-    PyMem_Free(work1);
-    PyMem_Free(work2);
-    PyMem_Free(work3);
-    PyMem_Free(work4);
     PyBuffer_Release(&sc);
     PyBuffer_Release(&pt);
     return result;
@@ -853,6 +980,8 @@ static PyObject *py_decode_ok(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"msm", py_msm, METH_VARARGS,
      "msm(scalars, points) -> 32-byte encoding of sum k_i P_i (zeros for the identity)"},
+    {"ed25519_batch_ok", py_ed25519_batch_ok, METH_VARARGS,
+     "ed25519_batch_ok(scalars, points, n_checked) -> whether sum k_i P_i over Ed25519 points is the identity"},
     {"decode_ok", py_decode_ok, METH_VARARGS,
      "decode_ok(points) -> index of the first invalid 32-byte encoding, or -1"},
     {NULL, NULL, 0, NULL}};

@@ -145,18 +145,12 @@ def _deck_bytes(deck: Sequence[Ciphertext]) -> bytes:
 
 
 def _lincomb(terms: Sequence[tuple[int, bytes]]) -> bytes:
-    """Σ k·P over (k, P) pairs. Equal points are merged first (a fresh deck repeats G and
-    every repeated label); G goes through the cheaper base multiplication. Raises
-    GroupError if a point is refused or a term is the identity."""
-    merged: dict[bytes, int] = {}
-    for k, p in terms:
-        merged[p] = (merged.get(p, 0) + k) % _L
-    acc = None
-    for p, k in merged.items():
-        term = g.base_mul(_sc(k)) if p == g.G else g.mul(_sc(k), p)
-        acc = term if acc is None else g.add(acc, term)
+    """Σ k·P over (k, P) pairs, by the multi-scalar multiplication the verifier uses too
+    (SPEC §25.13: equal points merged, the native backend when built). Raises GroupError if
+    a point is refused or the sum is the identity (which no proof may carry)."""
+    acc = _msm.msm(terms)
     if acc is None:
-        raise g.GroupError("empty linear combination")
+        raise g.GroupError("linear combination is the identity")
     return acc
 
 
@@ -232,7 +226,7 @@ def prove_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], wit
     rho_hat = nonces.many(b"rho-hat", n)
     chain, prev = [], h
     for i in range(n):  # n b + n v
-        prev = g.add(g.base_mul(_sc(rho_hat[i])), g.mul(_sc(u_perm[i]), prev))
+        prev = _lincomb([(rho_hat[i], g.G), (u_perm[i], prev)])
         chain.append(prev)
     # the openings the five sigma proofs are about
     rho_bar = sum(rho) % _L
@@ -252,8 +246,7 @@ def prove_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], wit
     wr = sum(a * b for a, b in zip(w_prime, rand)) % _L
     t41 = _lincomb([*((w_prime[i], before[perm[i]].c1) for i in range(n)), (wr - w4, g.G)])  # n v
     t42 = _lincomb([*((w_prime[i], before[perm[i]].c2) for i in range(n)), (wr - w4, joint_key)])  # n v
-    t_hat = [g.add(g.base_mul(_sc(w_hat[i])), g.mul(_sc(w_prime[i]), chain[i - 1] if i else h))
-             for i in range(n)]  # n b + n v
+    t_hat = [_lincomb([(w_hat[i], g.G), (w_prime[i], chain[i - 1] if i else h)]) for i in range(n)]  # n b + n v
     c = _int(_final_challenge(seed, chain, t1, t2, t3, t41, t42, t_hat))
     return ShuffleProof(
         tuple(commitments), tuple(chain), _sc(c),

@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from protocol.crypto import Identity, fingerprint
-from protocol.errors import EventError
-from protocol.log import SignedEvent, parse_event, sign_event
+from protocol.log import SignedEvent, sign_event
 from protocol.session.body import check_fields, want_bytes, want_list
+from protocol.session.cosigned import cosigned_problem
 from protocol.session.errors import BadBody, UnexpectedKind
-from protocol.session.phases import ENDED, EventKind
+from protocol.session.phases import ENDED, EventKind, SeqBase
 
 __all__ = ["votes_problem", "ABORT_KIND", "FORFEIT_KIND", "silence_kind", "VOTE_KIND", "REFUSE_KIND", "VOTE_BASE", "make_refusal", "check_abort", "make_vote", "make_abort", "voters",
            "abort_writers", "is_vote", "Ballot"]
@@ -32,7 +32,7 @@ FORFEIT_KIND = EventKind.FORFEIT   # the same votes, where the game goes on with
 VOTE_KIND = EventKind.VOTE
 REFUSE_KIND = EventKind.REFUSE
 VOTE_AHEAD = 16          # votes kept for heights this far beyond the peer's own
-VOTE_BASE = 1 << 62      # a vote about height h has seq VOTE_BASE + h: never a chain height
+VOTE_BASE = int(SeqBase.ABORT_VOTE)   # a vote about height h has seq VOTE_BASE + h: never a chain height
 
 
 def voters(roster: list[bytes], silent: bytes) -> list[bytes]:
@@ -86,20 +86,6 @@ def make_abort(identity: Identity, session, votes: dict[bytes, SignedEvent]) -> 
                       {"silent": silent, "votes": wires})
 
 
-def _vote_problem(wire: object, game: bytes, seq: int, prev: bytes, silent: bytes) -> tuple[bytes | None, str | None]:
-    """(voter, None) for a sound vote about this height, else (None, reason)."""
-    if not isinstance(wire, bytes):
-        return None, "a vote must be bin"
-    try:
-        vote = parse_event(wire, expected_game=game)
-    except EventError as exc:
-        return None, f"a vote is not a valid signed event: {exc.reason}"
-    if (vote.kind != VOTE_KIND or vote.seq != VOTE_BASE + seq or vote.prev != prev
-            or vote.body != {"silent": silent}):
-        return None, f"the vote of {fingerprint(vote.author)} is about another height, head or peer"
-    return vote.author, None
-
-
 def check_abort(session, ev: SignedEvent) -> str:
     """Raise a SessionError unless `ev` is a complete abort at the session's height; return
     the note to log. Called before anything changes (SPEC §26.3 order)."""
@@ -129,15 +115,16 @@ def votes_problem(roster: list[bytes], game: bytes, seq: int, prev: bytes, silen
     """Why `votes` are not the votes of every seat but `silent`, in lobby order, each about
     height `seq` after `prev`; or None."""
     want = voters(roster, silent)
-    if len(votes) != len(want):
-        return f"an abort carries the votes of all {len(want)} other seats"
-    for key, wire in zip(want, votes):
-        voter, reason = _vote_problem(wire, game, seq, prev, silent)
-        if reason is None and voter != key:
-            reason = f"votes must be those of {' '.join(fingerprint(k) for k in want)}, in lobby order"
-        if reason is not None:
-            return reason
-    return None
+
+    def about(vote: SignedEvent) -> str | None:
+        if (vote.kind != VOTE_KIND or vote.seq != VOTE_BASE + seq or vote.prev != prev
+                or vote.body != {"silent": silent}):
+            return f"the vote of {fingerprint(vote.author)} is about another height, head or peer"
+        return None
+
+    return cosigned_problem(game, want, votes, count=f"an abort carries the votes of all {len(want)} other seats",
+                            noun="a vote", about=about,
+                            order=f"votes must be those of {' '.join(fingerprint(k) for k in want)}, in lobby order")
 
 
 @dataclass

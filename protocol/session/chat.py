@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from protocol.crypto import Identity, fingerprint
 from protocol.log import ZERO_HASH, SignedEvent, sign_event
 from protocol.session.errors import SessionError
-from protocol.session.phases import EventKind
+from protocol.session.phases import EventKind, SeqBase
 
 __all__ = ["CHAT_KIND", "CHAT_BASE", "MAX_CHAT_CHARS", "MAX_CHAT_LINES", "CHAT_BURST", "CHAT_WINDOW",
            "ChatRefused", "is_chat", "text_problem", "line_problem", "make_line", "ChatBook"]
 
 CHAT_KIND = EventKind.CHAT
-CHAT_BASE = (1 << 62) + (1 << 61)   # seq of line n: CHAT_BASE + n; no chain or statement reaches it
+CHAT_BASE = int(SeqBase.CHAT)   # seq of line n: CHAT_BASE + n; no chain or statement reaches it
 MAX_CHAT_CHARS = 200                # characters of one line
 MAX_CHAT_LINES = 1000               # lines one author may say in one game
 CHAT_BURST = 5                      # at most this many lines of one author ...

@@ -23,13 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from protocol.crypto import Identity, fingerprint
-from protocol.errors import EventError
-from protocol.log import SignedEvent, parse_event, sign_event
+from protocol.log import SignedEvent, sign_event
 from protocol.session.abort import REFUSE_KIND, VOTE_BASE, voters
 from protocol.session.body import check_fields, is_bytes, want_bytes, want_list, want_str
+from protocol.session.cosigned import cosigned_problem
 from protocol.session.errors import BadBody, IllegalMove, StateHashMismatch, UnexpectedKind
 from protocol.session.game_rules import CHANCE, GameRuleError
-from protocol.session.phases import EventKind, Phase
+from protocol.session.phases import EventKind, Phase, SeqBase
 
 __all__ = ["ON_CLOCK_KEY", "ON_CLOCK_CHOICES", "PASS_KIND", "PASS_VOTE_KIND", "PASS_BASE", "passes_allowed",
            "pass_move", "make_pass_vote", "is_pass_vote", "check_clock_pass", "receive_clock_pass",
@@ -39,7 +39,7 @@ ON_CLOCK_KEY = "on_clock"                 # the game config's word for what the 
 ON_CLOCK_CHOICES = ("pass", "abort")
 PASS_KIND = EventKind.CLOCK_PASS
 PASS_VOTE_KIND = EventKind.PASS_VOTE
-PASS_BASE = VOTE_BASE + (1 << 61) + (1 << 60)   # a pass vote about height h has seq PASS_BASE + h
+PASS_BASE = int(SeqBase.CLOCK_PASS)   # a pass vote about height h has seq PASS_BASE + h
 PASS_AHEAD = 16                           # votes kept for heights this far beyond the peer's own
 
 
@@ -84,21 +84,17 @@ def _votes_problem(session, seq: int, prev: bytes, seat_key: bytes, votes: list)
     """Why `votes` are not the pass votes of every seat but `seat_key`, in lobby order, each
     about height `seq` after `prev`; or None."""
     want = voters(session.roster, seat_key)
-    if len(votes) != len(want):
-        return f"a clock pass carries the votes of all {len(want)} other seats"
-    for key, wire in zip(want, votes):
-        if not isinstance(wire, bytes):
-            return "a pass vote must be bin"
-        try:
-            vote = parse_event(wire, expected_game=session.game)   # its signature is checked here
-        except EventError as exc:
-            return f"a pass vote is not a valid signed event: {exc.reason}"
+
+    def about(vote: SignedEvent) -> str | None:
         if (vote.kind != PASS_VOTE_KIND or vote.seq != PASS_BASE + seq or vote.prev != prev
                 or vote.body != {"seat": seat_key}):
             return f"the pass vote of {fingerprint(vote.author)} is about another height, head or seat"
-        if vote.author != key:
-            return f"pass votes must be those of {' '.join(fingerprint(k) for k in want)}, in lobby order"
-    return None
+        return None
+
+    return cosigned_problem(session.game, want, votes,
+                            count=f"a clock pass carries the votes of all {len(want)} other seats",
+                            noun="a pass vote", about=about,
+                            order=f"pass votes must be those of {' '.join(fingerprint(k) for k in want)}, in lobby order")
 
 
 def check_clock_pass(session, ev: SignedEvent) -> str:

@@ -4,9 +4,9 @@ log, unchanged: a member equals its string, encodes as it and prints as it (str 
 a log, a message or a caller that compares with the string sees no difference."""
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 
-__all__ = ["Phase", "EventKind", "DeckOp", "ENDED", "SETUP_KINDS"]
+__all__ = ["Phase", "EventKind", "DeckOp", "ENDED", "SETUP_KINDS", "SeqBase", "SEQ_SPAN", "statement_family"]
 
 
 class _WireName(StrEnum):
@@ -67,3 +67,25 @@ class DeckOp(_WireName):
     REVEAL = "reveal"               # the cards become public
     DEAL = "deal"                   # the cards are revealed to one seat alone
     HAND_OVER = "hand-over"         # never asked by a game: the session's own, a seat leaving (§26.13)
+
+
+# Statements (votes, refusals, takeback asks and answers, chat lines, clock-pass votes) are
+# signed events that are never chain events: each family's seq is its base + a height (or a
+# line number), in a range of SEQ_SPAN of its own, all far above any chain height. One table,
+# so that no two families can share a range (two once did, at a merge). SPEC §26.12.
+SEQ_SPAN = 1 << 60
+
+
+class SeqBase(IntEnum):
+    ABORT_VOTE = 1 << 62                              # abort votes and refusals about height h (§29.6)
+    TAKEBACK = (1 << 62) + SEQ_SPAN                   # takeback asks and answers about height h (§29.17)
+    CHAT = (1 << 62) + 2 * SEQ_SPAN                   # chat line n (§29.18)
+    CLOCK_PASS = (1 << 62) + 3 * SEQ_SPAN             # clock-pass votes about height h (§29.20)
+
+
+def statement_family(seq: int) -> SeqBase | None:
+    """The statement family whose range holds `seq`, or None for a chain height."""
+    for base in SeqBase:
+        if base <= seq < base + SEQ_SPAN:
+            return base
+    return None

@@ -26,8 +26,9 @@ from protocol.crypto import Identity, fingerprint
 from protocol.errors import EventError
 from protocol.log import SignedEvent, event_hash, parse_event, sign_event
 from protocol.session.body import check_fields, want_bytes, want_list
+from protocol.session.cosigned import cosigned_problem
 from protocol.session.errors import BadBody, SessionError
-from protocol.session.phases import EventKind
+from protocol.session.phases import SEQ_SPAN, EventKind, SeqBase
 
 __all__ = ["MAX_ASKS", "TAKEBACK_KIND", "ASK_KIND", "YES_KIND", "NO_KIND", "TAKEBACK_BASE", "STATEMENT_KINDS",
            "CannotTakeBack", "is_takeback_statement", "make_ask", "make_answer", "undo_problem",
@@ -38,7 +39,7 @@ ASK_KIND = EventKind.TAKEBACK_ASK
 YES_KIND = EventKind.TAKEBACK_YES
 NO_KIND = EventKind.TAKEBACK_NO
 STATEMENT_KINDS = (ASK_KIND, YES_KIND, NO_KIND)
-TAKEBACK_BASE = (1 << 62) + (1 << 60)   # seq of a statement about height h: TAKEBACK_BASE + h
+TAKEBACK_BASE = int(SeqBase.TAKEBACK)   # seq of a statement about height h: TAKEBACK_BASE + h
 MAX_ASKS = 3                            # asks one seat may make at one height
 _REVEALING = ("shares", "refresh", "dice-open", "hand-over")   # events after which something hidden was seen
 
@@ -49,7 +50,7 @@ class CannotTakeBack(SessionError):
 
 
 def is_takeback_statement(ev: SignedEvent) -> bool:
-    return ev.kind in STATEMENT_KINDS and TAKEBACK_BASE <= ev.seq < TAKEBACK_BASE + (1 << 60)
+    return ev.kind in STATEMENT_KINDS and TAKEBACK_BASE <= ev.seq < TAKEBACK_BASE + SEQ_SPAN
 
 
 def undo_problem(session) -> str | None:
@@ -145,20 +146,20 @@ def check_takeback(session, seq: int, author: bytes, body: dict) -> tuple[int, s
     if reason is not None:
         raise BadBody(reason, seq=seq, author=author)
     want = cosigners(session, ask.author, author)
-    if len(body["votes"]) != len(want):
-        raise BadBody(f"a takeback carries the yes of all {len(want)} other seat(s) "
-                      f"({' '.join(fingerprint(k) for k in want) or 'none'}), not {len(body['votes'])}",
-                      seq=seq, author=author)
-    for key, wire in zip(want, body["votes"]):
-        vote, reason = _parse(wire, session.game, f"the yes of {fingerprint(key)}")
-        if vote is not None:
-            reason = statement_problem(session, vote, ask)
-            if reason is None and vote.kind != YES_KIND:
-                reason = f"{fingerprint(vote.author)} said no"
-            if reason is None and vote.author != key:
-                reason = f"the yes of {fingerprint(key)} is missing (seat order: {' '.join(map(fingerprint, want))})"
-        if reason is not None:
-            raise BadBody(reason, seq=seq, author=author)
+
+    def about(vote: SignedEvent) -> str | None:
+        reason = statement_problem(session, vote, ask)
+        if reason is None and vote.kind != YES_KIND:
+            reason = f"{fingerprint(vote.author)} said no"
+        return reason
+
+    reason = cosigned_problem(
+        session.game, want, body["votes"], noun="a yes", about=about,
+        count=(f"a takeback carries the yes of all {len(want)} other seat(s) "
+               f"({' '.join(fingerprint(k) for k in want) or 'none'}), not {len(body['votes'])}"),
+        order=f"the yes of every other seat is needed, in seat order: {' '.join(map(fingerprint, want))}")
+    if reason is not None:
+        raise BadBody(reason, seq=seq, author=author)
     undone = seq - 1
     return undone, (f"takeback of {session.chain.events[undone].body['a']!r} (event {undone}) asked by "
                     f"{fingerprint(ask.author)}; agreed by every seat")

@@ -15,7 +15,8 @@ from pathlib import Path
 from protocol.errors import EventError, LogError
 from protocol.session.game_rules import GameRules
 from protocol.crypto import fingerprint
-from protocol.log import scan_log
+from protocol.crypto.sig_batch import BATCH_SIZE
+from protocol.log import SignedEvent, parse_events, scan_log
 from protocol.session.chat_check import check_chat
 from protocol.session.core import Session
 from protocol.session.errors import CardExposed
@@ -105,7 +106,7 @@ class LogChecker:
         """Nothing more can follow: refused, or the game finished, aborted or halted."""
         return self.failed or self.session.phase in ENDED
 
-    def feed(self, wire: bytes, *, provisional: bool = False) -> bool:
+    def feed(self, wire: bytes | SignedEvent, *, provisional: bool = False) -> bool:
         """Check and apply the record at the next height; False (and the verdict names it)
         when it is refused. `provisional`: a refusal is only held (`held`) and the height
         stays open, since a live game may still log another event there (the halt that
@@ -185,6 +186,31 @@ def _check_secrecy(session: Session, reader: OutsiderReader, ev) -> None:
                               seq=ev.seq, author=ev.author)
 
 
+def _feed_all(checker: LogChecker, records: list[bytes], game: bytes) -> bool:
+    """Feed every record; False at the first refused. The signatures are checked a batch at a
+    time ahead of the replay (SPEC §20.6): the events up to the first bad wire go in parsed,
+    and that wire goes in as it is, so the replay refuses it with parse_event's own error."""
+    start = 0
+    while start < len(records):
+        chunk = records[start:start + BATCH_SIZE]
+        good = parse_events(chunk, expected_game=game)
+        for i, ev in enumerate(good):
+            _look_ahead(checker, records, start + i)
+            if not checker.feed(ev):
+                return False
+        if len(good) < len(chunk):
+            _look_ahead(checker, records, start + len(good))
+            return checker.feed(chunk[len(good)])   # refused here, by parse_event's own check
+        start += len(chunk)
+    return True
+
+
+def _look_ahead(checker: LogChecker, records: list[bytes], index: int) -> None:
+    """The action's undo copy only when the next record may be a takeback (SPEC §35.7): a
+    takeback's wire holds its kind's text (§22.9), so a record without it is none."""
+    checker.session.keep_undo = index + 1 >= len(records) or _TAKEBACK_TEXT in records[index + 1]
+
+
 def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -> tuple[VerifyReport, Session | None]:
     """Replay the log (through seq `upto`, if given) with an observer Session."""
     try:
@@ -195,16 +221,8 @@ def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -
         return VerifyReport(False, None, reason=f"cannot read {path}: {exc}"), None
     checker = LogChecker(rules, scan.game)
     checker.verdict.program, checker.verdict.log_format = scan.program, scan.format_version
-    records = scan.records
-    for index, wire in enumerate(records):
-        if upto is not None and index > upto:
-            break
-        # the action's undo copy only when the next record may be a takeback (SPEC §35.7):
-        # a takeback's envelope holds its kind's text, so a record without it is none
-        checker.session.keep_undo = index + 1 >= len(records) or _TAKEBACK_TEXT in records[index + 1]
-        if not checker.feed(wire):
-            break
-    else:
+    records = scan.records if upto is None else scan.records[:upto + 1]
+    if _feed_all(checker, records, scan.game) and len(records) == len(scan.records):
         if scan.problem is not None and (upto is None or len(scan.records) <= upto):
             checker.verdict.valid = False
             checker.verdict.seq, checker.verdict.reason = scan.problem.record_index, str(scan.problem)

@@ -80,9 +80,10 @@ _WRITTEN: dict[str, str] = {
     "pass": "pass               decline what you are asked during a discovery (or leave a planet\n"
             "                   undiscovered where you could stop anyway).",
     "discard": "discard #C         phase 4: discard one card to Space Junk; this ends the phase.",
-    "draw": "draw refuel        phase 5: draw a card from Refuel (or draw port: the Space Port,\n"
-            "draw port          ship cards) while your hand is below 10 cards.\n"
-            "draw refuel 4      several draws on one line: four from Refuel; draw port 2; or\n"
+    # one command a line, its words beside it (issue 22: two commands shared one sentence)
+    "draw": "draw refuel        phase 5: a card from Refuel, while your hand holds under 10.\n"
+            "draw port          phase 5: a ship card from the Space Port instead.\n"
+            "draw refuel 4      four draws on one line (up to 10); draw port 2 likewise.\n"
             "draw port refuel 3 one from the Space Port, then three from Refuel.",
     "next": "next               end the phase you are in (phases 2-5); in phase 5 it ends your turn.\n"
             "                   When you could still move or draw, next asks first: type next again.",

@@ -349,6 +349,29 @@ def _fit(parts: list[tuple[str, str]], width: int) -> list[tuple[str, str]]:
     return out
 
 
+def hand_fitted(cards: list[tuple[int, str, str]], room: int) -> str:
+    """The hand line in `room` characters, every card in it (SPEC §31.6): full names when they
+    fit, else each name cut to the longest length that lets all fit ("Abundant L."), else
+    handles and values alone; rather than the list cut off at the edge, hiding the last cards.
+    `cards`: (handle, name, value text) each."""
+    def line(budget: int | None) -> str:
+        parts = []
+        for h, name, value in cards:
+            if budget is not None and len(name) > budget:
+                name = name[:budget - 1].rstrip() + "."
+            parts.append(f"#{h} {name}{value}" if budget is None or budget > 0 else f"#{h}{value}")
+        return (", " if budget is None or budget > 0 else " ").join(parts)
+
+    text = line(None)
+    if len(text) <= room:
+        return text
+    for budget in range(max(len(name) for _, name, _ in cards) - 1, 2, -1):
+        text = line(budget)
+        if len(text) <= room:
+            return text
+    return line(0)
+
+
 def toolbar(state: GameState, view: PlayerView, *, width: int = 80, status: str = "",
             letters: bool = False) -> FormattedText:
     """Bottom toolbar, each line cut to the terminal's width (SPEC §31.6): turn, whose move,
@@ -366,9 +389,9 @@ def toolbar(state: GameState, view: PlayerView, *, width: int = 80, status: str 
         name = view.name_of(h, state.names)
         card = CARD_BY_NAME.get(name) if name else None
         value = f"({card.value})" if card is not None and card.value is not None else ""
-        cards.append(f"#{h} {name or '?'}{value}")
-    line2 = [("bold", f" {me.colour}{seat_mark(me.colour, letters)}: "),
-             ("", ", ".join(cards) if cards else "(no cards)")]
+        cards.append((h, name or "?", value))
+    label = f" {me.colour}{seat_mark(me.colour, letters)}: "
+    line2 = [("bold", label), ("", hand_fitted(cards, width - 1 - len(label)) if cards else "(no cards)")]
     c = Canvas()
     c.parts.extend(_fit(line1, width - 1))
     c.add("\n")

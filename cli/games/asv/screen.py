@@ -15,7 +15,6 @@ from prompt_toolkit.formatted_text import FormattedText
 
 from p2p_asv import actions as A
 from p2p_asv.cards import CARDS
-from p2p_asv.errors import IllegalAction, MalformedAction, OutOfTurn
 from p2p_asv.state import CHANCE, GameState
 from p2p_asv.tiles import TILE_BY_ID
 
@@ -68,8 +67,6 @@ class AsvScreen(InfoCommands):
     commands = COMMANDS
     board_sizes = ("", "full", "compact")
     board_usage = "board, board full or board compact (or board --svg FILE)"
-    refusals = ((MalformedAction, "not understood"), (OutOfTurn, "not your move"),
-                (IllegalAction, "not allowed"))
 
     def state(self) -> GameState:
         return self.driver.state()

@@ -11,7 +11,6 @@ from prompt_toolkit.formatted_text import FormattedText
 from space_trading_race.board import N_SPACES, SPACES
 from space_trading_race.deeds import DEED_BY_SLUG
 from space_trading_race.engine import due, to_move
-from space_trading_race.errors import IllegalAction, MalformedAction, OutOfTurn
 from space_trading_race.missions import MISSION_BY_SLUG, MISSION_SLUGS
 
 from cli.games.screen import ScreenBase
@@ -26,8 +25,6 @@ class StrScreen(ScreenBase):
     commands = COMMANDS
     notation, rules = NOTATION, RULES
     help_hint = "help, help rules, help notation, help missions or help deeds"
-    refusals = ((MalformedAction, "not understood"), (OutOfTurn, "not your move"),
-                (IllegalAction, "not allowed"))
 
     def state(self):
         return self.driver.state()

@@ -9,7 +9,6 @@ from prompt_toolkit.completion import Completion
 from prompt_toolkit.formatted_text import FormattedText
 
 from space_walk.engine import to_move
-from space_walk.errors import IllegalAction, MalformedAction, OutOfTurn
 from space_walk.orbit import CARD_KINDS, CARD_TEXT, COLOURS, SIZE_NAMES, SIZES
 
 from cli.games.screen import ScreenBase
@@ -60,8 +59,6 @@ class SwScreen(ScreenBase):
     commands = COMMANDS
     notation, rules = NOTATION, RULES
     help_hint = "help, help rules, help notation or help " + ", help ".join(CARD_KINDS)
-    refusals = ((MalformedAction, "not understood"), (OutOfTurn, "not your move"),
-                (IllegalAction, "not allowed"))
 
     def state(self):
         return self.driver.state()
