@@ -100,6 +100,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         # how the caller names a peer in notes (cli: "green bob"); None or "" falls back to who()
         self.namer: Callable[[bytes], str | None] | None = None
         self._init_presence(resumed=peer is not None)
+        self._init_catchup(resumed=peer is not None)
         self._init_lobby()
         self._init_duty()
         self._init_thinking()
@@ -268,6 +269,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             kind = s.pending_obligation()
             if kind is None or (kind == EventKind.ACTION and self.agent is None):
                 return   # a human seat: submit() writes the action
+            if self._asking_first():
+                return   # resumed: the others may hold an event of ours the log lost (SPEC §29.21)
             if kind == EventKind.ACTION and self._holding_for_takeback():
                 return   # a bot seat that agreed to a takeback waits for it (SPEC §29.17)
             if kind == EventKind.ACTION and self.passing() is not None:
@@ -293,6 +296,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             raise NotYourTurn("this seat's agent is choosing its action", seq=self.height, author=self.me)
         if self.passing() is not None:
             raise NotYourTurn("your turn clock ran out: the others pass your turn", seq=self.height, author=self.me)
+        if self._asking_first():
+            raise NotYourTurn("back in the game: first catching up with the others", seq=self.height, author=self.me)
         self.timing.signed[s.chain.height] = time.monotonic()
         s.act(action)
         self._applied(s.chain.events[-1])
@@ -398,7 +403,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         s = self.session
         now = time.monotonic()
         quiet = now - self._progress_at
-        if s is not None and s.next_author() == self.me:
+        if s is not None and s.next_author() == self.me and not self._asking_first():
             return
         if (quiet >= self.options.resync and now - self._resync_at >= self.options.resync
                 and self.mesh.peer_keys()):
