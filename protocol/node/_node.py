@@ -38,7 +38,9 @@ from protocol.session.clock_pass import PASS_KIND, is_pass_vote
 from protocol.session.halt import HALT_KIND
 from protocol.session import EventKind, Phase
 
-__all__ = ["Node"]
+__all__ = ["Node", "MAX_BARRED"]
+
+MAX_BARRED = 4   # late events of a seat voted silent, kept in case a refusal releases the vote
 
 
 class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, Settling, ClockPass):
@@ -373,7 +375,10 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         if s.evidence is not None and s.evidence[0].seq == ev.seq and ev.kind != HALT_KIND:
             return False   # the due author's refused event convicts it: only a halt may follow (§29.10)
         if self.ballot.bars(ev) or self.pass_ballot.bars(ev):   # we voted against its author here (§29.6, §29.20)
-            if ev not in self.barred:
+            # kept for a release (a refusal, §29.6), within bounds: every such event is the one
+            # barred author's at this height, and it could sign endless different ones (§28.12)
+            self.barred = [e for e in self.barred if e.seq >= self.height]
+            if ev not in self.barred and len(self.barred) < MAX_BARRED:
                 self.barred.append(ev)
                 self.note(Note(NoteKind.BARRED, who=ev.author, seq=ev.seq))
             return False
