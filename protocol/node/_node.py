@@ -25,7 +25,7 @@ from protocol.node._notes import Note, NoteKind
 from protocol.node._options import NodeOptions, NotInRoster, Timing
 from protocol.node._presence import Presence
 from protocol.node._takeback import Takebacks
-from protocol.node._settle import END_KINDS, Settling
+from protocol.node._settle import TAKEN_OVER_KINDS, Settling
 from protocol.node._thinking import THOUGHT, Thinking
 from protocol.session import (
     Agent, DeckCorrupted, GameRules, NotYourTurn, SessionHalted, SessionPeer, StateHashMismatch,
@@ -351,7 +351,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
                 return
             self._adopt_game(ev.body.get("rules"))
             self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
-        if ev.kind in END_KINDS and ev.seq < self.height:   # an end below ours (SPEC §29.19)
+        if ev.kind in TAKEN_OVER_KINDS and ev.seq < self.height:   # an end or forfeit below ours (§29.19, §29.22)
             self._settle(ev)
             return
         if ev.kind == PASS_KIND and ev.seq < self.height and ev.body.get("seat") == self.me:
