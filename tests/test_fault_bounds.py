@@ -130,3 +130,31 @@ async def test_a_seat_voted_silent_gets_at_most_four_of_its_late_events_kept_and
     nb._feed(late)                                    # b applied the late event: it refuses a's vote
     na._feed(make_refusal(b.identity, b, height).wire)
     assert a.chain.height == height + 1 and a.chain.head == b.chain.head
+
+
+# -- §29.18, §29.17: chat lines, takeback statements ahead -----------------------------------------
+
+def test_one_authors_chat_lines_are_bounded_in_rate_and_in_number():
+    from protocol.session.chat import CHAT_BURST, CHAT_WINDOW, MAX_CHAT_LINES, ChatBook, make_line
+    book = ChatBook(GAME, set(ROSTER))
+    lines = [make_line(INSIDER, GAME, n, f"line {n}") for n in range(MAX_CHAT_LINES + 1)]
+    for n in range(CHAT_BURST):
+        assert book.problem(lines[n], now=0.0) is None
+        book.keep(lines[n], now=0.0)
+    assert "more than" in book.problem(lines[CHAT_BURST], now=1.0)          # too fast
+    for n in range(CHAT_BURST, MAX_CHAT_LINES):
+        now = CHAT_WINDOW * (n + 1)
+        assert book.problem(lines[n], now=now) is None
+        book.keep(lines[n], now=now)
+    assert "the most kept" in book.problem(lines[MAX_CHAT_LINES], now=1e9)  # too many
+    assert sum(len(seen) for seen in book.lines.values()) == MAX_CHAT_LINES
+
+
+async def test_takeback_statements_about_heights_ahead_are_kept_32_at_most():
+    from protocol.session.takeback import ASK_KIND, TAKEBACK_BASE
+    peers = toy(3)
+    due, (a, b) = in_play(peers)
+    na = nodes_for(peers)[a.me]
+    for h in range(a.chain.height + 1, a.chain.height + 200):
+        na._feed(sign_event(b.identity, a.game, TAKEBACK_BASE + h, a.chain.head, ASK_KIND, {"a": "x", "n": 0}).wire)
+    assert len(na._tb_early) == 32
