@@ -298,11 +298,17 @@ async def run_trial(name: str, timeout: float, rng: random.Random, log_dir: Path
         else:   # kill-two, torn-record
             await t.open()
             at = rng.randrange(6, 34)
-            await wait_for(lambda: all(n.height >= at for n in t.nodes.values()) or
-                           any(n.over for n in t.nodes.values()), bound)
             victims = rng.sample(range(3), 2 if name == "kill-two" else 1)
-            for i in victims:
-                t.kill(t.nodes[i])
+            killed = []
+
+            def kill_at(node, ev, note):   # at once: polling let a fast game end first
+                if not killed and ev.seq + 1 >= at:
+                    killed.append(ev.seq)
+                    for i in victims:
+                        t.kill(t.nodes[i])
+            for n in t.nodes.values():
+                n.on_applied = kill_at
+            await wait_for(lambda: bool(killed), bound)
             await trio.sleep(0.05)
             if name == "torn-record":
                 path = t.nodes[victims[0]].log_path
