@@ -32,6 +32,8 @@ class CatchUp:
             return False
         s = self.session
         others = set() if s is None or s.roster is None else set(s.roster) - {self.me}
+        if s is not None and s.seat_keys and s.book is not None:   # seats the game removed (§26.13, §26.14) answer nothing
+            others -= {s.seat_keys[i] for i in s.book.departed}
         if others <= self._answered or (self._answered and time.monotonic() - since >= self.options.timeout):
             self._asking_since = None
             return False
