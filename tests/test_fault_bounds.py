@@ -12,8 +12,7 @@ from protocol.crypto.identity import Identity
 from protocol.log.events import ZERO_HASH, sign_event
 from protocol.net.mesh import Mesh
 from protocol.net.mesh.gossip import MAX_SEEN, Gossip
-from protocol.node._node import MAX_BARRED
-from protocol.node._settle import MAX_LOOKED_AT, MAX_REFUSALS, Settling
+from protocol.node import MAX_BARRED, MAX_LOOKED_AT, MAX_REFUSALS, Node
 from protocol.session.abort import REFUSE_KIND, VOTE_AHEAD, VOTE_BASE, Ballot, make_refusal, make_vote
 from protocol.session.clock_pass import PASS_AHEAD, PassBallot, make_pass_vote
 from tests.session_helpers import craft
@@ -89,13 +88,13 @@ def test_pass_votes_about_ever_new_heights_are_kept_only_within_the_vote_window(
 
 # -- §29.19: refusals kept for a conviction, ends already looked at ------------------------------
 
-class _Settler(Settling):
-    def __init__(self):
-        self._init_settling()
+def _settler():
+    from tests.toy_game import ToyRules
+    return Node(OTHER, ToyRules(), GAME, None)
 
 
 def test_refusals_kept_for_a_conviction_are_the_latest_64():
-    settler = _Settler()
+    settler = _settler()
     for h in range(500):
         settler._keep_refusal(sign_event(INSIDER, GAME, VOTE_BASE + h, ZERO_HASH, REFUSE_KIND,
                                          {"silent": OTHER.public_key_bytes, "seen": ZERO_HASH}))
@@ -104,7 +103,7 @@ def test_refusals_kept_for_a_conviction_are_the_latest_64():
 
 
 def test_ends_looked_at_and_refused_are_remembered_within_a_bound():
-    settler = _Settler()
+    settler = _settler()
     for _ in range(3 * MAX_LOOKED_AT):
         settler._remember(os.urandom(32))
     assert len(settler._looked_at) <= MAX_LOOKED_AT

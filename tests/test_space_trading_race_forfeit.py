@@ -254,7 +254,7 @@ def test_two_forfeits_written_at_one_height_settle_on_the_lower_hash_everywhere(
     each peer that sees the other's keeps the one of lower hash, as for competing aborts
     (§29.19), even after the game went on from its own."""
     from protocol.node import Node
-    from protocol.node._settle import end_rank
+    from protocol.node import end_rank
     peers = str_peers(3, tmp_path, {"time_limit": 6}, key_base=220)
     withholder = to_the_rollers_opening(peers)
     a, b = [p for p in peers if p is not withholder]
