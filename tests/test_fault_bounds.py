@@ -157,3 +157,35 @@ async def test_takeback_statements_about_heights_ahead_are_kept_32_at_most():
     for h in range(a.chain.height + 1, a.chain.height + 200):
         na._feed(sign_event(b.identity, a.game, TAKEBACK_BASE + h, a.chain.head, ASK_KIND, {"a": "x", "n": 0}).wire)
     assert len(na._tb_early) == 32
+
+
+# -- §29.19, §29.20: an end or a pass below this peer's height is checked before any replay ------
+
+async def test_forged_aborts_and_passes_below_a_peers_height_cost_no_replay(monkeypatch):
+    from protocol.session import SessionPeer
+    from protocol.session.abort import ABORT_KIND
+    from protocol.session.clock_pass import PASS_KIND
+    peers = toy(3)
+    due, (a, b) = in_play(peers)
+    h = a.chain.height
+    wire = due.act()
+    na = nodes_for(peers)[a.me]
+    na._feed(wire)                        # a applied due's event at h
+    assert a.chain.height == h + 1
+    replays = []
+    real = SessionPeer.rewound
+    monkeypatch.setattr(SessionPeer, "rewound", lambda self, height: replays.append(height) or real(self, height))
+    for k in range(20):                   # b signs ends at h naming due, with votes nobody gave
+        na._feed(sign_event(b.identity, a.game, h, a.chain.events[h].prev, ABORT_KIND,
+                            {"silent": due.me, "votes": [bytes([k]) * 40, b"v"]}).wire)
+    assert replays == [] and a.chain.height == h + 1
+    # a pass naming a seat at a height where it holds its own event: the same, for that seat
+    own = next(p for p in peers if p.pending_obligation() is not None)
+    mine = nodes_for(peers)[own.me]
+    at = own.chain.height
+    own.act()                             # its own event at `at`, applied
+    other = next(p for p in peers if p is not own)
+    for k in range(20):
+        mine._feed(sign_event(other.identity, own.game, at, own.chain.events[at].prev, PASS_KIND,
+                              {"seat": own.me, "a": "pass", "votes": [bytes([k]) * 40], "h": bytes(32)}).wire)
+    assert replays == [] and len(mine._refused_at) == 0

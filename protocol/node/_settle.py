@@ -22,7 +22,7 @@ from __future__ import annotations
 from protocol.errors import EventError
 from protocol.log import SignedEvent
 from protocol.node._notes import Note, NoteKind
-from protocol.session.abort import ABORT_KIND, FORFEIT_KIND, REFUSE_KIND, VOTE_BASE
+from protocol.session.abort import ABORT_KIND, FORFEIT_KIND, REFUSE_KIND, VOTE_BASE, votes_problem
 from protocol.session.conviction import convicts, make_conviction
 from protocol.session.halt import HALT_KIND
 from protocol.session import Phase
@@ -79,6 +79,10 @@ class Settling:
         elif not _embedded_abort(ev):
             return   # a halt over an applied event: its culprit signed two events at h
         self._remember(ev.hash)
+        votes = ev.body.get("votes")
+        if ev.kind in (ABORT_KIND, FORFEIT_KIND) and (not isinstance(votes, list) or votes_problem(
+                s.roster, s.game, h, ev.prev, ev.body.get("silent"), votes) is not None):
+            return   # checked before the replay below: one insider's forged ends cost a parse each (§28.12)
         earlier = s.rewound(h)
         try:
             earlier.receive(ev)
