@@ -42,12 +42,14 @@ class Runner:
         self.scopes[id(node)].cancel()
 
 
-async def open_game(runner: Runner, n: int, game: bytes, log_dir: Path, **opts) -> list[Node]:
-    """A creator and n-1 joiners through the creator; started once the seats are full."""
-    creator = await runner.start(bot_node(0, game, log_dir, seats=n, **opts))
+async def open_game(runner: Runner, n: int, game: bytes, log_dir: Path, *, make=bot_node, **opts) -> list[Node]:
+    """A creator and n-1 joiners through the creator; started once the seats are full.
+    `make(i, game, log_dir, seats=, creator=, **opts)` makes seat i's node (bot_node's
+    signature; the fault trials pass their own)."""
+    creator = await runner.start(make(0, game, log_dir, seats=n, **opts))
     nodes = [creator]
     for i in range(1, n):
-        node = await runner.start(bot_node(i, game, log_dir, creator=creator, **opts))
+        node = await runner.start(make(i, game, log_dir, creator=creator, **opts))
         await node.connect(*creator.mesh.address)
         nodes.append(node)
     creator.start(await creator.wait_lobby_full())

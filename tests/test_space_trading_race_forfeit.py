@@ -215,3 +215,66 @@ def test_a_game_that_refuses_the_forfeit_it_allowed_halts_every_replica_alike(tm
         with pytest.raises(DeckCorrupted, match="refuses the forfeit"):
             p.receive(ev.wire)
         assert p.halted is not None and p.chain.events[-1] == ev and p.notes[-1] == "forfeit (the game refused it)"
+
+
+async def test_a_withholder_whose_late_opening_reached_nobody_drops_it_and_takes_the_forfeit(tmp_path):
+    """SPEC §29.22: the seat voted out opens after all, but its link reached nobody; the forfeit
+    carrying every other seat's vote proves that. Its node drops its own event from that height
+    and takes the forfeit, as for the abort (§29.6, §29.19), and follows the game from there: one
+    head for everyone (it kept its late opening and forked off before)."""
+    from protocol.node import Node
+    peers = str_peers(3, tmp_path, {"time_limit": 6}, key_base=210)
+    withholder = to_the_rollers_opening(peers)
+    honest = [p for p in peers if p is not withholder]
+    nodes = {p.me: Node(p.identity, TradingRaceRules(), p.game, None, peer=p) for p in peers}
+    height = withholder.chain.height
+    ev = make_abort(honest[0].identity, honest[0], votes_against(peers, withholder))
+    assert ev.kind == FORFEIT_KIND
+    late = withholder.act()                    # written and logged, but reached nobody
+    assert parse_event(late).seq == height and withholder.chain.height == height + 1
+    for p in honest:
+        nodes[p.me]._feed(ev.wire)
+    gone = nodes[withholder.me]
+    gone._feed(ev.wire)
+    assert gone.session.chain.height == height + 1 and gone.session.chain.head == ev.hash
+    assert gone.session.state.out[withholder.seat] == "left"
+    assert [parse_event(w).hash for w in read_log(withholder.log.path)][-1] == ev.hash
+    for _ in range(6):                         # it follows the others' next events
+        writer = next(n for n in nodes.values() if n.session.pending_obligation() is not None)
+        assert writer is not gone
+        writer.session.act()
+        for n in nodes.values():
+            if n is not writer:
+                n._feed(writer.session.chain.events[-1].wire)
+    assert len({n.session.chain.head for n in nodes.values()}) == 1
+
+
+def test_two_forfeits_written_at_one_height_settle_on_the_lower_hash_everywhere(tmp_path):
+    """SPEC §29.22: both other seats write the forfeit (their escalation delays both ran out);
+    each peer that sees the other's keeps the one of lower hash, as for competing aborts
+    (§29.19), even after the game went on from its own."""
+    from protocol.node import Node
+    from protocol.node import end_rank
+    peers = str_peers(3, tmp_path, {"time_limit": 6}, key_base=220)
+    withholder = to_the_rollers_opening(peers)
+    a, b = [p for p in peers if p is not withholder]
+    nodes = {p.me: Node(p.identity, TradingRaceRules(), p.game, None, peer=p) for p in peers}
+    votes = votes_against(peers, withholder)
+    fa, fb = make_abort(a.identity, a, votes), make_abort(b.identity, b, votes)
+    assert fa.kind == fb.kind == FORFEIT_KIND and fa.hash != fb.hash
+    winner, loser = sorted((fa, fb), key=end_rank)
+    wrote = {fa.hash: nodes[a.me], fb.hash: nodes[b.me]}
+    won, lost = wrote[winner.hash], wrote[loser.hash]
+    follower = nodes[withholder.me]
+    won._feed(winner.wire)
+    lost._feed(loser.wire)
+    follower._feed(loser.wire)
+    while lost.session.pending_obligation() is not None and lost.height < loser.seq + 4:
+        lost.session.act()                    # the loser's writer goes on from its own forfeit
+        follower._feed(lost.session.chain.events[-1].wire)
+    for n in (lost, follower):
+        n._feed(winner.wire)
+    won._feed(loser.wire)
+    for n in nodes.values():
+        assert n.session.chain.events[loser.seq] == winner
+        assert [parse_event(w).hash for w in read_log(n.session.log.path)][loser.seq] == winner.hash

@@ -18,7 +18,8 @@ The parts, each a private module behind this one:
     _lobby      who may take a lobby seat: the join request (§29.2)
     _presence   peers up and down, how long a seat has been gone (§29.13, §29.15)
     _duty       silent-peer votes, refusals, co-signed aborts and halts (§29.6, §29.10)
-    _catchup    answering and asking for the events since a height (§29.7)
+    _catchup    answering and asking for the events since a height; a resumed peer asks
+                before it writes (§29.7, §29.21)
     _thinking   the agent's answer from a worker thread (§12.3)
     _resume     rebuilding a peer from its own log and secrets (§29.7)
     _options    NodeOptions, the timing record and the node's own errors
@@ -27,13 +28,13 @@ from protocol.node._early import (
     MAX_AHEAD, MAX_AUTHOR_BYTES, MAX_AUTHOR_HEIGHTS, MAX_BUFFERED_BYTES, MAX_PER_HEIGHT, EarlyEvents, held_cost,
 )
 from protocol.node._lobby import LOBBY_REFUSALS, MAX_UNSEATED, LobbyRefused
-from protocol.node._node import Node
+from protocol.node._node import MAX_BARRED, Node
 from protocol.node._notes import Note, NoteKind
 from protocol.node._options import DEFAULT_TIMEOUT, NodeOptions, NotInRoster, ResumeError, Timing
 from protocol.node._resume import restore_peer
-from protocol.node._settle import end_rank
+from protocol.node._settle import MAX_LOOKED_AT, MAX_REFUSALS, end_rank
 
 __all__ = ["Node", "Note", "NoteKind", "NodeOptions", "NotInRoster", "LobbyRefused", "LOBBY_REFUSALS",
            "MAX_UNSEATED", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT", "Timing",
            "MAX_AHEAD", "MAX_PER_HEIGHT", "MAX_BUFFERED_BYTES", "MAX_AUTHOR_HEIGHTS",
-           "MAX_AUTHOR_BYTES", "held_cost", "EarlyEvents", "end_rank"]
+           "MAX_AUTHOR_BYTES", "held_cost", "EarlyEvents", "end_rank", "MAX_BARRED", "MAX_LOOKED_AT", "MAX_REFUSALS"]

@@ -11,7 +11,8 @@ from protocol.errors import EventError
 from protocol.log import SignedEvent
 from protocol.node._notes import Note, NoteKind
 from protocol.session.abort import REFUSE_KIND, VOTE_BASE, abort_writers
-from protocol.session.clock_pass import PASS_BASE, PASS_KIND, PassBallot, pass_move, write_clock_pass
+from protocol.session.clock_pass import (PASS_BASE, PASS_KIND, PassBallot, pass_move, pass_votes_problem,
+                                         write_clock_pass)
 from protocol.session.phases import EventKind
 
 __all__ = ["ClockPass"]
@@ -98,9 +99,9 @@ class ClockPass:
         s, h = self.session, ev.seq
         if s.chain.events[h].author != self.me or s.chain.events[h] == ev or ev.hash in self._refused_at:
             return
+        if ev.prev != s.chain.events[h].prev or pass_votes_problem(s, h, ev.prev, self.me, ev.body.get("votes")):
+            return   # the votes are checked before the replay below: a forged pass costs a parse (§28.12)
         self._refused_at.add(ev.hash)   # looked at once: replaying the game is not cheap
-        if ev.prev != s.chain.events[h].prev:
-            return
         earlier = s.rewound(h)
         try:
             earlier.receive(ev)   # checked in full (votes, the move) before anything is dropped

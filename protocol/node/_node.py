@@ -25,7 +25,7 @@ from protocol.node._notes import Note, NoteKind
 from protocol.node._options import NodeOptions, NotInRoster, Timing
 from protocol.node._presence import Presence
 from protocol.node._takeback import Takebacks
-from protocol.node._settle import END_KINDS, Settling
+from protocol.node._settle import TAKEN_OVER_KINDS, Settling
 from protocol.node._thinking import THOUGHT, Thinking
 from protocol.session import (
     Agent, DeckCorrupted, GameRules, NotYourTurn, SessionHalted, SessionPeer, StateHashMismatch,
@@ -38,7 +38,9 @@ from protocol.session.clock_pass import PASS_KIND, is_pass_vote
 from protocol.session.halt import HALT_KIND
 from protocol.session import EventKind, Phase
 
-__all__ = ["Node"]
+__all__ = ["Node", "MAX_BARRED"]
+
+MAX_BARRED = 4   # late events of a seat voted silent, kept in case a refusal releases the vote
 
 
 class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, Settling, ClockPass):
@@ -100,6 +102,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         # how the caller names a peer in notes (cli: "green bob"); None or "" falls back to who()
         self.namer: Callable[[bytes], str | None] | None = None
         self._init_presence(resumed=peer is not None)
+        self._init_catchup(resumed=peer is not None)
         self._init_lobby()
         self._init_duty()
         self._init_thinking()
@@ -268,6 +271,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             kind = s.pending_obligation()
             if kind is None or (kind == EventKind.ACTION and self.agent is None):
                 return   # a human seat: submit() writes the action
+            if self._asking_first():
+                return   # resumed: the others may hold an event of ours the log lost (SPEC §29.21)
             if kind == EventKind.ACTION and self._holding_for_takeback():
                 return   # a bot seat that agreed to a takeback waits for it (SPEC §29.17)
             if kind == EventKind.ACTION and self.passing() is not None:
@@ -293,6 +298,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             raise NotYourTurn("this seat's agent is choosing its action", seq=self.height, author=self.me)
         if self.passing() is not None:
             raise NotYourTurn("your turn clock ran out: the others pass your turn", seq=self.height, author=self.me)
+        if self._asking_first():
+            raise NotYourTurn("back in the game: first catching up with the others", seq=self.height, author=self.me)
         self.timing.signed[s.chain.height] = time.monotonic()
         s.act(action)
         self._applied(s.chain.events[-1])
@@ -344,7 +351,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
                 return
             self._adopt_game(ev.body.get("rules"))
             self._open_session(list(ev.body["roster"]), dict(ev.body["config"]))
-        if ev.kind in END_KINDS and ev.seq < self.height:   # an end below ours (SPEC §29.19)
+        if ev.kind in TAKEN_OVER_KINDS and ev.seq < self.height:   # an end or forfeit below ours (§29.19, §29.22)
             self._settle(ev)
             return
         if ev.kind == PASS_KIND and ev.seq < self.height and ev.body.get("seat") == self.me:
@@ -368,7 +375,10 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         if s.evidence is not None and s.evidence[0].seq == ev.seq and ev.kind != HALT_KIND:
             return False   # the due author's refused event convicts it: only a halt may follow (§29.10)
         if self.ballot.bars(ev) or self.pass_ballot.bars(ev):   # we voted against its author here (§29.6, §29.20)
-            if ev not in self.barred:
+            # kept for a release (a refusal, §29.6), within bounds: every such event is the one
+            # barred author's at this height, and it could sign endless different ones (§28.12)
+            self.barred = [e for e in self.barred if e.seq >= self.height]
+            if ev not in self.barred and len(self.barred) < MAX_BARRED:
                 self.barred.append(ev)
                 self.note(Note(NoteKind.BARRED, who=ev.author, seq=ev.seq))
             return False
@@ -398,7 +408,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         s = self.session
         now = time.monotonic()
         quiet = now - self._progress_at
-        if s is not None and s.next_author() == self.me:
+        if s is not None and s.next_author() == self.me and not self._asking_first():
             return
         if (quiet >= self.options.resync and now - self._resync_at >= self.options.resync
                 and self.mesh.peer_keys()):

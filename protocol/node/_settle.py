@@ -13,34 +13,41 @@ other's writer learns of it.
 this peer's own (so it said it had applied nothing at h), or, for the silent peer, every
 other's. A peer that applied an event at h after all (a vote withdrawn on a refusal that
 lied, a vote forgotten in a crash) therefore takes the abort when it comes and drops its
-events from h (§29.6 did this for the silent peer only).
+events from h (§29.6 did this for the silent peer only). A forfeit (§26.14) carries the
+same votes, so the same holds for it (§29.22): the withholder whose late opening reached
+nobody takes the forfeit, and the game goes on from it.
 """
 from __future__ import annotations
 
 from protocol.errors import EventError
 from protocol.log import SignedEvent
 from protocol.node._notes import Note, NoteKind
-from protocol.session.abort import ABORT_KIND, REFUSE_KIND, VOTE_BASE
+from protocol.session.abort import ABORT_KIND, FORFEIT_KIND, REFUSE_KIND, VOTE_BASE, votes_problem
 from protocol.session.conviction import convicts, make_conviction
 from protocol.session.halt import HALT_KIND
 from protocol.session import Phase
 
-__all__ = ["Settling", "end_rank", "END_KINDS"]
+__all__ = ["Settling", "end_rank", "END_KINDS", "TAKEN_OVER_KINDS"]
 
 END_KINDS = (ABORT_KIND, HALT_KIND)
+# what a peer takes in place of its own events from that height on (SPEC §29.19, §29.22): the
+# ends, and the forfeit, which carries the abort's votes but lets the game go on
+TAKEN_OVER_KINDS = (ABORT_KIND, HALT_KIND, FORFEIT_KIND)
 MAX_LOOKED_AT = 256     # ends checked and refused, remembered so a replay is not checked again
 MAX_REFUSALS = 64       # refusals kept for a later conviction (SPEC §29.19)
 
 
 def end_rank(ev: SignedEvent) -> tuple[int, bytes]:
     """The order in which competing ends at one height after one head win: a halt (it
-    proves a fault) before an abort (it proves only an absence), then the lower hash."""
+    proves a fault) before an abort or a forfeit (they prove only an absence), then the
+    lower hash."""
     return (0 if ev.kind == HALT_KIND else 1, ev.hash)
 
 
 def _embedded_abort(ev: SignedEvent) -> bool:
-    """An abort, or a conviction halt that carries one (SPEC §29.19)."""
-    return ev.kind == ABORT_KIND or (ev.kind == HALT_KIND and "abort" in ev.body)
+    """An abort or a forfeit (every other seat's votes: the silent seat's event at that
+    height reached none of them), or a conviction halt that carries an abort (§29.19, §29.22)."""
+    return ev.kind in (ABORT_KIND, FORFEIT_KIND) or (ev.kind == HALT_KIND and "abort" in ev.body)
 
 
 class Settling:
@@ -64,21 +71,25 @@ class Settling:
             return
         if ev.prev != mine.prev:
             return   # another history before h: not settled here
-        if mine.kind in END_KINDS:
+        if mine.kind in TAKEN_OVER_KINDS:   # competing ends, or forfeits (the game went on after one)
             if end_rank(ev) >= end_rank(mine):
-                if h == s.chain.height - 1 and mine not in self._outbox:
+                if (h == s.chain.height - 1 or mine.kind == FORFEIT_KIND) and mine not in self._outbox:
                     self._outbox.append(mine)   # ours wins: its writer must learn of it
                 return
         elif not _embedded_abort(ev):
             return   # a halt over an applied event: its culprit signed two events at h
         self._remember(ev.hash)
+        votes = ev.body.get("votes")
+        if ev.kind in (ABORT_KIND, FORFEIT_KIND) and (not isinstance(votes, list) or votes_problem(
+                s.roster, s.game, h, ev.prev, ev.body.get("silent"), votes) is not None):
+            return   # checked before the replay below: one insider's forged ends cost a parse each (§28.12)
         earlier = s.rewound(h)
         try:
             earlier.receive(ev)
         except EventError as exc:
             self.rejected.append(exc)
             return
-        self._replace_from(h, earlier, ev, dropped=s.chain.height - h, was_end=mine.kind in END_KINDS)
+        self._replace_from(h, earlier, ev, dropped=s.chain.height - h, was_end=mine.kind in TAKEN_OVER_KINDS)
 
     def _remember(self, digest: bytes) -> None:
         if len(self._looked_at) >= MAX_LOOKED_AT:

@@ -33,7 +33,7 @@ from protocol.session.phases import EventKind, Phase, SeqBase
 
 __all__ = ["ON_CLOCK_KEY", "ON_CLOCK_CHOICES", "PASS_KIND", "PASS_VOTE_KIND", "PASS_BASE", "passes_allowed",
            "pass_move", "make_pass_vote", "is_pass_vote", "check_clock_pass", "receive_clock_pass",
-           "write_clock_pass", "PassBallot"]
+           "write_clock_pass", "PassBallot", "pass_votes_problem"]
 
 ON_CLOCK_KEY = "on_clock"                 # the game config's word for what the clock's end does
 ON_CLOCK_CHOICES = ("pass", "abort")
@@ -95,6 +95,14 @@ def _votes_problem(session, seq: int, prev: bytes, seat_key: bytes, votes: list)
                             count=f"a clock pass carries the votes of all {len(want)} other seats",
                             noun="a pass vote", about=about,
                             order=f"pass votes must be those of {' '.join(fingerprint(k) for k in want)}, in lobby order")
+
+
+def pass_votes_problem(session, seq: int, prev: bytes, seat_key: bytes, votes: object) -> str | None:
+    """`_votes_problem` for a body not checked yet (`votes` may be anything): the node's cheap
+    check of a pass before it replays the game to take it (SPEC §28.12)."""
+    if not isinstance(votes, list):
+        return "a clock pass's votes are a list"
+    return _votes_problem(session, seq, prev, seat_key, votes)
 
 
 def check_clock_pass(session, ev: SignedEvent) -> str:
