@@ -66,6 +66,7 @@ _DUPLICATE_RETRIES = 3           # auto-dial retries after losing a tie-break to
 MAX_ANSWERS_IN_FLIGHT = 4
 # What a spectator may send (SPEC §29.16): keepalives, catch-up requests, a refusal.
 _SPECTATOR_SENDS = frozenset({"ping", "since", "error"})
+_PING = codec.encode({"t": "ping"})
 
 OnEvent = Callable[[bytes, SignedEvent], "Awaitable[None] | None"]
 OnCatchup = Callable[[bytes, int], "list[bytes] | Awaitable[list[bytes]]"]
@@ -360,7 +361,10 @@ class Mesh:
                     else:
                         self._register(conn)
                     task_status.started()
+                    conn.heard = conn.sent = trio.current_time()
                     nursery.start_soon(self._guard, conn, self._writer, False)
+                    nursery.start_soon(self._guard, conn, self._keepalive, False)
+                    nursery.start_soon(self._guard, conn, self._watchdog, True)
                     await self._guard(conn, self._reader, True)
         finally:
             await self._finish(conn)
@@ -394,13 +398,33 @@ class Mesh:
         else:
             await conn.fs.aclose()
 
+    # The timers are two tasks a connection, not a cancel scope around every frame read
+    # and written: entering and leaving one cost about as much as the rest of a small
+    # frame's handling (SPEC §28.13).
+
+    async def _keepalive(self, conn: Conn) -> None:
+        """A ping once nothing was written for keepalive_interval (SPEC §28.9)."""
+        while True:
+            await trio.sleep_until(conn.sent + self.keepalive_interval)
+            if (trio.current_time() >= conn.sent + self.keepalive_interval
+                    and conn.send.statistics().current_buffer_used == 0):
+                self._enqueue(conn, _PING)
+                conn.sent = trio.current_time()   # the writer takes it at once
+
+    async def _watchdog(self, conn: Conn) -> None:
+        """PeerTimeout once nothing was read for peer_timeout (SPEC §28.9)."""
+        while True:
+            await trio.sleep_until(conn.heard + self.peer_timeout)
+            if conn.handling:     # the clock restarts when the reader reads again
+                await trio.sleep(self.peer_timeout / 8)
+            elif trio.current_time() >= conn.heard + self.peer_timeout:
+                raise PeerTimeout(self.peer_timeout, peer_key=conn.key, peer=conn.label)
+
     async def _writer(self, conn: Conn) -> None:
         while True:
-            with trio.move_on_after(self.keepalive_interval) as idle:
-                item = await conn.receive.receive()
-            if idle.cancelled_caught:
-                await conn.fs.send_message({"t": "ping"})
-            elif isinstance(item, trio.Event):
+            item = await conn.receive.receive()
+            conn.sent = trio.current_time()
+            if isinstance(item, trio.Event):
                 item.set()                   # everything queued before it is written
             elif isinstance(item, Retire):
                 await conn.fs.send_message({"t": "error", "code": item.error.code, "msg": item.error.reason})
@@ -412,13 +436,13 @@ class Mesh:
                 conn.in_flight = None
             else:
                 await conn.fs.send_frame(item)
+            conn.sent = trio.current_time()
 
     async def _reader(self, conn: Conn) -> None:
         while True:
-            with trio.move_on_after(self.peer_timeout) as silent:
-                msg = await conn.fs.receive_message()
-            if silent.cancelled_caught:
-                raise PeerTimeout(self.peer_timeout, peer_key=conn.key, peer=conn.label)
+            conn.heard, conn.handling = trio.current_time(), False
+            msg = await conn.fs.receive_message()
+            conn.handling = True        # handling a frame is not the peer's silence
             messages.check(msg, peer=conn.label)
             kind = msg["t"]
             if conn.auth.spectator and kind not in _SPECTATOR_SENDS:
