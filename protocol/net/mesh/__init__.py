@@ -406,10 +406,11 @@ class Mesh:
         """A ping once nothing was written for keepalive_interval (SPEC §28.9)."""
         while True:
             await trio.sleep_until(conn.sent + self.keepalive_interval)
-            if (trio.current_time() >= conn.sent + self.keepalive_interval
-                    and conn.send.statistics().current_buffer_used == 0):
-                self._enqueue(conn, _PING)
-                conn.sent = trio.current_time()   # the writer takes it at once
+            now = trio.current_time()
+            if now >= conn.sent + self.keepalive_interval:
+                if conn.send.statistics().current_buffer_used == 0:   # else what waits goes first
+                    self._enqueue(conn, _PING)
+                conn.sent = now   # look again one interval on (a writer stuck in a send: no spin)
 
     async def _watchdog(self, conn: Conn) -> None:
         """PeerTimeout once nothing was read for peer_timeout (SPEC §28.9)."""
