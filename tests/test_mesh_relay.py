@@ -8,8 +8,9 @@ import trio
 
 from protocol.net.mesh import DEFAULT_RELAY_DELAY
 from protocol.net.mesh.relay import MAX_OWED, Relays
+from protocol.log.events import ZERO_HASH, sign_event
 from protocol.net import NotConnected
-from tests.test_mesh import IDS, LIMIT, event, full, start, wait_until
+from tests.test_mesh import GAME, IDS, LIMIT, event, full, start, wait_until
 
 SETTLE = DEFAULT_RELAY_DELAY + 0.5    # past every relay's delay
 
@@ -39,7 +40,7 @@ async def test_in_a_full_mesh_each_event_crosses_each_link_once():
                 counts = m.relay_counts()
                 # every peer got each event from its author: the two others' `have`s
                 # cancelled each relay, and no copy arrived twice (it was three before)
-                assert counts == {"relayed": 0, "cancelled": 6, "duplicates": 0}, counts
+                assert counts == {"relayed": 0, "cancelled": 6, "duplicates": 0, "told": 6}, counts
 
 
 async def test_a_peer_whose_link_to_the_author_is_cut_gets_its_events_through_a_relay():
@@ -81,7 +82,35 @@ def test_a_have_cancels_only_what_is_owed_to_the_peer_that_sent_it():
     assert relays.due(0.5) == [(b"C", "frame1")]
     assert relays.owed_to(b"B") == 0 and relays.owed_to(b"C") == 0
     assert relays.notices() == [(b"B", [h1, h2]), (b"C", [h1])] and relays.notices() == []
-    assert (relays.relayed, relays.cancelled) == (1, 2)
+    assert (relays.relayed, relays.cancelled, relays.told) == (1, 2, 3)
+
+
+def test_an_event_built_on_another_says_its_author_has_that_one():
+    relays = Relays(0.5)
+    h0 = b"0" * 32
+    relays.received(h0, "frame0", now=0.0, owe=[b"B", b"C"], tell=[b"B", b"C"])
+    relays.has(b"B", [h0])        # B's next event names h0 as its prev
+    relays.implied(b"C", h0)      # and our own next event, built on h0, went to C
+    assert relays.due(1.0) == [(b"C", "frame0")]   # C never said it has h0
+    assert relays.notices() == [(b"B", [h0])]      # C learns it from our event
+
+
+async def test_a_chain_of_events_reaches_everyone_once():
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            started = await full_mesh(stack, 3)
+            (a, ra), (b, rb), (c, rc) = started
+            first = sign_event(IDS[0], GAME, 0, ZERO_HASH, "move", {"n": 0})
+            await a.broadcast(first)
+            await wait_until(lambda: rb.events and rc.events)
+            second = sign_event(IDS[1], GAME, 1, first.hash, "move", {"n": 1})
+            await b.broadcast(second)
+            await wait_until(lambda: len(ra.events) == 1 and len(rc.events) == 2)
+            await trio.sleep(SETTLE)
+            assert ra.wires() == [second.wire] and rb.wires() == [first.wire]
+            assert rc.wires() == [first.wire, second.wire]
+            for m, _ in started:
+                assert m.relay_counts()["duplicates"] == 0 and m.relay_counts()["relayed"] == 0
 
 
 def test_relays_owed_to_a_silent_peer_stay_bounded():

@@ -20,7 +20,7 @@ learns the real game id from the first event (`learn_game`).
 """
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -508,10 +508,17 @@ class Mesh:
         delivered back. Returns the number of peers queued to."""
         payload = EventFrame(self._gossip.outgoing(event))
         self._gossip.mark([event])
+        self._implied(event, self._current)
         sent = sum(self._enqueue(conn, payload) for conn in list(self._current.values()))
         self._to_watchers(payload)
         await trio.lowlevel.checkpoint()
         return sent
+
+    def _implied(self, event: SignedEvent | bytes, keys: Iterable[bytes]) -> None:
+        """Our event tells its receivers we have the event its prev names (SPEC §28.13)."""
+        if isinstance(event, SignedEvent):
+            for key in keys:
+                self._relays.implied(key, event.prev)
 
     def _to_watchers(self, payload: EventFrame) -> None:
         """Queue an event for every spectator; one that reads too slowly is dropped by its
@@ -526,6 +533,7 @@ class Mesh:
         if conn is None:
             raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
         self._gossip.mark([event])
+        self._implied(event, [peer_key])
         self._enqueue(conn, payload)
         self._to_watchers(payload)
         await trio.lowlevel.checkpoint()
@@ -542,6 +550,7 @@ class Mesh:
         payload = EventFrame(event_payload(ev.wire))
         # owed, after the relay delay, to every other peer not known to have it: the
         # sender and the author have it; the others say so with `have` (SPEC §28.13)
+        self._relays.has(ev.author, [ev.prev])   # its author built it on that one
         others = [key for key in self._current if key != conn.key and key != ev.author]
         early = self._relays.received(ev.hash, payload, now=trio.current_time(), owe=others, tell=others)
         self._send_relays(early)
@@ -576,7 +585,7 @@ class Mesh:
         """Relays sent, relays a `have` made needless, and event wires received again
         (dropped by their hash) so far (SPEC §28.13)."""
         return {"relayed": self._relays.relayed, "cancelled": self._relays.cancelled,
-                "duplicates": self._gossip.duplicates}
+                "duplicates": self._gossip.duplicates, "told": self._relays.told}
 
     async def _deliver_loop(self) -> None:
         async for peer_key, ev in self._deliver_receive:

@@ -8,6 +8,10 @@ the event from its author, the others' `have` notices cancel it first: each even
 crosses each link once, not up to three times. A peer whose link to the author is down
 never says `have`, and gets the event through the relay after the delay, as before.
 
+A peer's own chain event says `have` too: its author built it on the event its `prev`
+names, so that event is not owed to the author, and need not be told to the peers the
+event goes to (in a lockstep game the next event often comes before the next notice).
+
 Only a peer's own word cancels what is owed to it: a hostile peer can lie only to its
 own loss, never stop an event reaching a third peer (an equivocating author's second
 event still reaches everyone, SPEC §28.7).
@@ -39,8 +43,9 @@ class Relays:
     def __init__(self, delay: float) -> None:
         self.delay = delay
         self._owed: dict[bytes, dict[bytes, tuple[float, object]]] = {}   # oldest first
-        self._tell: dict[bytes, list[bytes]] = {}
+        self._tell: dict[bytes, dict[bytes, None]] = {}   # ordered sets
         self.relayed = 0          # relays sent because no `have` came in time
+        self.told = 0             # hashes sent in `have` messages
         self.cancelled = 0        # relays a `have` made unnecessary
 
     def __bool__(self) -> bool:
@@ -60,7 +65,7 @@ class Relays:
                 early.append((key, owed.pop(oldest)[1]))
                 self.relayed += 1
         for key in tell:
-            self._tell.setdefault(key, []).append(digest)
+            self._tell.setdefault(key, {})[digest] = None
         return early
 
     def has(self, key: bytes, hashes: Iterable[bytes]) -> None:
@@ -74,9 +79,19 @@ class Relays:
         if not owed:
             del self._owed[key]
 
+    def implied(self, key: bytes, digest: bytes) -> None:
+        """An event of ours built on `digest` goes to `key`: that says we have it."""
+        tell = self._tell.get(key)
+        if tell is not None:
+            tell.pop(digest, None)
+            if not tell:
+                del self._tell[key]
+
     def notices(self) -> list[tuple[bytes, list[bytes]]]:
         """The hashes to tell each peer now (and forget)."""
-        out, self._tell = list(self._tell.items()), {}
+        out = [(key, list(hashes)) for key, hashes in self._tell.items()]
+        self._tell = {}
+        self.told += sum(len(h) for _, h in out)
         return out
 
     def due(self, now: float) -> list[tuple[bytes, object]]:
