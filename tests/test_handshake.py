@@ -153,12 +153,12 @@ async def raw_vs(role, script, **kwargs):
 
 async def test_wrong_version_refused_with_the_supported_version():
     async def script(fs):
-        await fs.send_message({"t": "hello", "v": 3, "future": "field"})
+        await fs.send_message({"t": "hello", "v": 4, "future": "field"})
         return await fs.receive_message()
     real, reply = await raw_vs(LISTENER, script)
     assert isinstance(real, VersionMismatch)
     assert reply["t"] == "error" and reply["code"] == "version"
-    assert reply["msg"] == "transport version 3 is not supported; this peer speaks version 2"
+    assert reply["msg"] == "transport version 4 is not supported; this peer speaks version 3"
 
 
 async def test_bad_dialer_signature_refused():
@@ -260,12 +260,12 @@ def test_transcript_bytes_and_roles():
     t = transcript(DIALER, *args)
     assert t.startswith(HANDSHAKE_DOMAIN) and HANDSHAKE_DOMAIN == b"p2p-asv/handshake/v2\x00"
     assert codec.decode(t[len(HANDSHAKE_DOMAIN):]) == {
-        "v": 2, "game": GAME, "role": "dialer", "dk": b"D" * 32, "dn": b"d" * 32, "de": b"E" * 32,
+        "v": 3, "game": GAME, "role": "dialer", "dk": b"D" * 32, "dn": b"d" * 32, "de": b"E" * 32,
         "lk": b"L" * 32, "ln": b"l" * 32, "le": b"F" * 32}
     assert transcript(LISTENER, *args) != t
     # a known answer, so that another implementation can check its bytes (SPEC §28.4)
     assert hashlib.sha256(t).hexdigest() == hashlib.sha256(
-        HANDSHAKE_DOMAIN + b"\x89\xa1v\x02\xa2de\xc4\x20" + b"E" * 32 + b"\xa2dk\xc4\x20" + b"D" * 32
+        HANDSHAKE_DOMAIN + b"\x89\xa1v\x03\xa2de\xc4\x20" + b"E" * 32 + b"\xa2dk\xc4\x20" + b"D" * 32
         + b"\xa2dn\xc4\x20" + b"d" * 32 + b"\xa2le\xc4\x20" + b"F" * 32
         + b"\xa2lk\xc4\x20" + b"L" * 32 + b"\xa2ln\xc4\x20" + b"l" * 32 + b"\xa4game\xc4\x10" + GAME
         + b"\xa4role\xa6dialer").hexdigest()

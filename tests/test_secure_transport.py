@@ -157,7 +157,7 @@ def test_key_schedule_known_answer():
     salt = key_schedule_hash(*publics)
     # SPEC §28.11: SHA-256(KEYS_DOMAIN ‖ canonical map {v, de, dk, dn, le, lk, ln, game})
     assert salt == hashlib.sha256(
-        b"p2p-asv/transport-keys/v2\x00" + b"\x88\xa1v\x02\xa2de\xc4\x20" + b"E" * 32
+        b"p2p-asv/transport-keys/v2\x00" + b"\x88\xa1v\x03\xa2de\xc4\x20" + b"E" * 32
         + b"\xa2dk\xc4\x20" + b"D" * 32 + b"\xa2dn\xc4\x20" + b"d" * 32 + b"\xa2le\xc4\x20" + b"F" * 32
         + b"\xa2lk\xc4\x20" + b"L" * 32 + b"\xa2ln\xc4\x20" + b"l" * 32 + b"\xa4game\xc4\x10" + GAME).digest()
     okm = _hkdf_sha256(salt, b"\x07" * 32, b"p2p-asv/transport/v2 keys", 64)

@@ -166,13 +166,20 @@ def test_every_schema_accepts_a_well_formed_example():
         "auth": {"sig": b"s" * 64}, "ok": {}, "error": {"code": "key", "msg": "no"}, "ping": {},
         "event": {"wire": b"w"}, "peers": {"peers": []}, "since": {"id": 0, "from": 12},
         "batch": {"id": 3, "wires": [b"a", b"b"], "more": True},
-        "join": {"creator": "ABCD-EFGH-IJKL-MNOP"},
+        "join": {"creator": "ABCD-EFGH-IJKL-MNOP"}, "have": {"hashes": [b"h" * 32]},
     }
     assert sorted(examples) == sorted(messages.SCHEMAS)
     for t, fields in examples.items():
         msg = {"t": t, **fields}
         assert decode_message(codec.encode(msg)) == msg
         messages.check(msg)
+
+
+@pytest.mark.parametrize("hashes", [[], [b"h" * 31], [b"h" * 32] * (messages.MAX_HAVE + 1), [b"h" * 32, "x"]])
+def test_a_have_message_names_one_to_max_have_event_hashes(hashes):
+    # SPEC §28.13: anything else is a malformed frame, and drops the peer that sent it
+    with pytest.raises(MalformedFrame):
+        messages.check({"t": "have", "hashes": hashes})
 
 
 async def test_send_error_and_close_delivers_the_error_frame():

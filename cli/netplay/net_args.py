@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from cli.arg_checks import port_number, positive_seconds
 from cli.games import all_bot_kinds, default_kit
-from cli.repl.fullscreen import add_plain
-from cli.repl.loop import add_auto_pass
+from cli.repl.flags import add_auto_pass, add_plain   # not the REPL: no prompt_toolkit for a bot seat
 from protocol.node import DEFAULT_TIMEOUT
 
 DEFAULT_LISTEN = "0.0.0.0"   # every interface: a game on a LAN

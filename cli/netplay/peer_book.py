@@ -81,24 +81,34 @@ class PeerBook:
         self.first = first
         self.kept = [dict(e) for e in kept or [] if not e.get("self")]
         self._written: list[dict] | None = None
+        self._source: tuple | None = None   # what the written entries were made from
 
     def update(self, node) -> None:
         if node.log_path is None:
             return
+        # called after every event: rebuild the entries only when the mesh's addresses or
+        # our port changed since the last write (SPEC §28.13: it cost 0.1 ms an event)
+        known = node.mesh.known_peers()
+        port = getattr(node.mesh, "listen_port", 0)
+        source = (tuple(known), port, node.log_path)
+        if source == self._source:
+            return
         entries = [{"fingerprint": fingerprint(a.key), "host": a.host, "port": a.port}
-                   for a in node.mesh.known_peers()]
+                   for a in known]
         met = {e["fingerprint"] for e in entries}
         entries += [e for e in self.kept if e.get("fingerprint") not in met
                     and not any((x["host"], x["port"]) == (e.get("host"), e.get("port")) for x in entries)]
         if self.first is not None and not any((e["host"], e["port"]) == self.first for e in entries):
             entries.insert(0, {"fingerprint": "", "host": self.first[0], "port": self.first[1]})
-        port = getattr(node.mesh, "listen_port", 0)
         if port:
             entries.append({"fingerprint": fingerprint(node.me), "host": "", "port": port, "self": True,
                             "listen": node.mesh.address[0]})
-        if entries != self._written:
+        if entries == self._written:
+            self._source = source
+        else:
             try:
                 save_peers(node.log_path, entries)
                 self._written = entries
+                self._source = source
             except OSError:
                 pass   # a hint for a later resume, never worth stopping the game for

@@ -21,7 +21,6 @@ panes instead of printing them.
 from __future__ import annotations
 
 import asyncio
-import sys
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
@@ -37,6 +36,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 
+from cli.repl.flags import add_plain, wants_screen
 from cli.repl.live import GameEnded, LiveRepl
 from cli.repl.loop import CTRL_C, ActionCompleter, Repl, fit
 from cli.repl.table_talk import TABLE_HELP
@@ -384,18 +384,6 @@ class LiveScreenRepl(ScreenRepl, LiveRepl):
                 self.say(reason, "fg:ansiyellow")
             self.say("the game ended before its end; no final scoreboard", "bold")
         return 0
-
-
-def add_plain(parser) -> None:
-    parser.add_argument("--plain", action="store_true",
-                        help="line mode: no full-screen game screen (for scripts and screen readers; "
-                             "also whenever output is not a terminal)")
-
-
-def wants_screen(args, input=None, output=None) -> bool:
-    """The full-screen game screen unless --plain, or input or output is not a terminal."""
-    return (not getattr(args, "plain", False) and input is None and output is None
-            and sys.stdin.isatty() and sys.stdout.isatty())
 
 
 def render_lines(repl: ScreenRepl, columns: int = MIN_COLUMNS, rows: int = MIN_ROWS) -> list[str]:

@@ -25,6 +25,7 @@ from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from cli.errors import NotSent
+from cli.repl.flags import add_auto_pass
 from cli.games.kit import GameKit, Happened
 from cli.games.refusal_words import refused_line
 from cli.picture.svg_doc import save_picture
@@ -106,15 +107,6 @@ def fit(text: str, width: int) -> str:
         out.append(textwrap.fill(line, width, subsequent_indent=" " * hang,
                                  break_on_hyphens=False, break_long_words=False))
     return "\n".join(out)
-
-
-def add_auto_pass(parser) -> None:
-    """SPEC §31.8: on by default; the same fixed delay for every seat (SPEC §14.2)."""
-    parser.add_argument("--auto-pass", dest="auto_pass", action="store_true", default=True,
-                        help="answer by itself what has one answer: pass when no card of yours fits, "
-                             "next when nothing else is allowed (the default)")
-    parser.add_argument("--no-auto-pass", dest="auto_pass", action="store_false",
-                        help="type every answer yourself, even a pass that is the only one")
 
 
 def use_colour(no_color_flag: bool) -> bool:

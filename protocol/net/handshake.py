@@ -48,7 +48,7 @@ __all__ = [
 
 HANDSHAKE_DOMAIN = b"p2p-asv/handshake/v2\x00"
 KEYS_DOMAIN = b"p2p-asv/transport-keys/v2\x00"
-TRANSPORT_VERSION = 2
+TRANSPORT_VERSION = 3
 DIALER = "dialer"
 LISTENER = "listener"
 DEFAULT_HANDSHAKE_TIMEOUT = 10.0

@@ -11,13 +11,14 @@ from typing import Any
 from protocol.net.errors import MalformedFrame, UnknownMessageType
 
 __all__ = ["SCHEMAS", "check", "NONCE_SIZE", "MAX_HOST_LEN", "MAX_PEERS_LISTED", "MAX_CODE_LEN",
-           "MAX_MSG_LEN"]
+           "MAX_MSG_LEN", "MAX_HAVE"]
 
 NONCE_SIZE = 32
 MAX_HOST_LEN = 255
 MAX_PEERS_LISTED = 64
 MAX_CODE_LEN = 32
 MAX_MSG_LEN = 1000
+MAX_HAVE = 512            # hashes in one `have` (SPEC §28.13): 512 * 34 bytes, far below a frame
 _U63 = (1 << 63) - 1
 
 
@@ -65,6 +66,13 @@ def _wire_list(v: Any) -> bool:
 
 _wire_list.__doc__ = "list of bin"
 
+
+def _hash_list(v: Any) -> bool:
+    return isinstance(v, list) and 0 < len(v) <= MAX_HAVE and all(isinstance(h, bytes) and len(h) == 32 for h in v)
+
+
+_hash_list.__doc__ = f"list of 1 to {MAX_HAVE} bin of 32 bytes"
+
 SCHEMAS: dict[str, dict[str, Any]] = {
     # handshake, SPEC §28.4
     "hello": {"v": _int_in(0, _U63), "game": _bin(16, 32), "key": _bin(32),
@@ -79,6 +87,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "peers": {"peers": _peer_list},
     "since": {"id": _int_in(0, _U63), "from": _int_in(0, _U63)},
     "batch": {"id": _int_in(0, _U63), "wires": _wire_list, "more": _is_bool},
+    # event hashes this peer has, so the receiver need not relay them to it, SPEC §28.13
+    "have": {"hashes": _hash_list},
     # a lobby's join request, SPEC §29.2: the creator's fingerprint as the joiner's invite has it
     "join": {"creator": _str(MAX_CODE_LEN)},
 }

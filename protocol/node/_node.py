@@ -245,6 +245,15 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             await self._act_while_due()
             if self.over:
                 break
+            try:   # an event already waiting: no timer for it (SPEC §28.13)
+                item = self._inbox.receive_nowait()
+            except trio.WouldBlock:
+                pass
+            else:
+                if item is not THOUGHT:
+                    self._feed(item)
+                await trio.lowlevel.checkpoint()   # the mesh and the rest run between events
+                continue
             with trio.move_on_after(tick):
                 item = await self._inbox.receive()
                 if item is not THOUGHT:

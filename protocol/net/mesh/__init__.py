@@ -7,6 +7,7 @@ parts, each in its own module:
 
     conn          the connection table and the tie-break (§28.6)
     gossip        the seen set and the wire checks before forwarding (§28.7)
+    relay         relays owed, delayed until a `have` makes them needless (§28.13)
     catchup       catch-up requests and batched answers (§28.8)
     peers         the address book and `peers` messages (§28.5)
 
@@ -19,7 +20,7 @@ learns the real game id from the first event (`learn_game`).
 """
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -38,6 +39,7 @@ from protocol.net.mesh.catchup import MAX_ANSWER_BYTES, Requests, answer_payload
 from protocol.net.mesh.conn import Conn, ConnTable, EventFrame, Retire, maybe_await, peer_host
 from protocol.net.mesh.gossip import Gossip, event_payload
 from protocol.net.mesh.peers import AddressBook, PeerAddress
+from protocol.net.mesh.relay import Relays, have_payloads
 from protocol.net.errors import (
     LOCAL, REMOTE, CannotListen, CatchupTimeout, ConnectionClosed, DuplicateConnection, Flooding,
     MalformedFrame, NotConnected, PeerRefused, PeerTimeout, SendQueueFull, SpectatorSent, SpectatorsFull,
@@ -45,11 +47,17 @@ from protocol.net.errors import (
 )
 
 __all__ = ["Mesh", "open_mesh", "PeerAddress", "DEFAULT_KEEPALIVE", "DEFAULT_PEER_TIMEOUT",
-           "DEFAULT_SEND_QUEUE", "MAX_ANSWERS_IN_FLIGHT", "MAX_ANSWER_BYTES", "OnEvent", "OnCatchup"]
+           "DEFAULT_SEND_QUEUE", "DEFAULT_RELAY_DELAY", "HAVE_INTERVAL", "MAX_ANSWERS_IN_FLIGHT",
+           "MAX_ANSWER_BYTES", "OnEvent", "OnCatchup"]
 
 DEFAULT_KEEPALIVE = 2.0          # seconds without sending before a ping
 DEFAULT_PEER_TIMEOUT = 10.0      # seconds without receiving before a peer is dropped
 DEFAULT_SEND_QUEUE = 1024        # frames queued for one peer before it counts as too slow
+# SPEC §28.13: a relay waits this long for the peer's `have` before it is sent; `have`
+# notices go out in batches this often. The delay is what a peer whose direct link to an
+# author is down waits for that author's events, on top of the network's own latency.
+DEFAULT_RELAY_DELAY = 0.5
+HAVE_INTERVAL = 0.1
 _DELIVERY_QUEUE = 65536          # received events waiting for on_event
 _DUPLICATE_RETRIES = 3           # auto-dial retries after losing a tie-break to a stale link
 # Catch-up answers of one connection queued but not yet written. An honest peer has at
@@ -58,6 +66,7 @@ _DUPLICATE_RETRIES = 3           # auto-dial retries after losing a tie-break to
 MAX_ANSWERS_IN_FLIGHT = 4
 # What a spectator may send (SPEC §29.16): keepalives, catch-up requests, a refusal.
 _SPECTATOR_SENDS = frozenset({"ping", "since", "error"})
+_PING = codec.encode({"t": "ping"})
 
 OnEvent = Callable[[bytes, SignedEvent], "Awaitable[None] | None"]
 OnCatchup = Callable[[bytes, int], "list[bytes] | Awaitable[list[bytes]]"]
@@ -85,11 +94,14 @@ class Mesh:
                  peer_timeout: float = DEFAULT_PEER_TIMEOUT,
                  handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
                  send_queue: int = DEFAULT_SEND_QUEUE, auto_connect: bool = True,
-                 spectators: int = 0, watching: bool = False) -> None:
+                 spectators: int = 0, watching: bool = False,
+                 relay_delay: float = DEFAULT_RELAY_DELAY) -> None:
         if len(game_id) not in (16, 32):
             raise ValueError("game id must be 16 or 32 bytes")
         if not 0 < keepalive_interval < peer_timeout:
             raise ValueError("need 0 < keepalive_interval < peer_timeout")
+        if not relay_delay >= 0:
+            raise ValueError("need relay_delay >= 0")
         self.identity = identity
         self.game_id = bytes(game_id)
         self.allowed_keys = allowed_keys
@@ -120,6 +132,8 @@ class Mesh:
         # a spectator knows only the watch id until the first event names the game
         self._gossip = Gossip(None if watching else self.game_id, max_frame)
         self._requests = Requests(self._gossip)
+        self._relays = Relays(relay_delay)
+        self._relay_wake = trio.Event()
         self._deliver_send, self._deliver_receive = trio.open_memory_channel[tuple[bytes, SignedEvent]](
             _DELIVERY_QUEUE)
 
@@ -160,6 +174,8 @@ class Mesh:
                 self._address = tuple(listeners[0].socket.getsockname()[:2])
                 nursery.start_soon(self._serve, listeners)
             nursery.start_soon(self._deliver_loop)
+            if not self.watching:
+                nursery.start_soon(self._relay_loop)
             task_status.started(self)
 
     def close(self) -> None:
@@ -345,7 +361,10 @@ class Mesh:
                     else:
                         self._register(conn)
                     task_status.started()
+                    conn.heard = conn.sent = trio.current_time()
                     nursery.start_soon(self._guard, conn, self._writer, False)
+                    nursery.start_soon(self._guard, conn, self._keepalive, False)
+                    nursery.start_soon(self._guard, conn, self._watchdog, True)
                     await self._guard(conn, self._reader, True)
         finally:
             await self._finish(conn)
@@ -379,13 +398,34 @@ class Mesh:
         else:
             await conn.fs.aclose()
 
+    # The timers are two tasks a connection, not a cancel scope around every frame read
+    # and written: entering and leaving one cost about as much as the rest of a small
+    # frame's handling (SPEC §28.13).
+
+    async def _keepalive(self, conn: Conn) -> None:
+        """A ping once nothing was written for keepalive_interval (SPEC §28.9)."""
+        while True:
+            await trio.sleep_until(conn.sent + self.keepalive_interval)
+            now = trio.current_time()
+            if now >= conn.sent + self.keepalive_interval:
+                if conn.send.statistics().current_buffer_used == 0:   # else what waits goes first
+                    self._enqueue(conn, _PING)
+                conn.sent = now   # look again one interval on (a writer stuck in a send: no spin)
+
+    async def _watchdog(self, conn: Conn) -> None:
+        """PeerTimeout once nothing was read for peer_timeout (SPEC §28.9)."""
+        while True:
+            await trio.sleep_until(conn.heard + self.peer_timeout)
+            if conn.handling:     # the clock restarts when the reader reads again
+                await trio.sleep(self.peer_timeout / 8)
+            elif trio.current_time() >= conn.heard + self.peer_timeout:
+                raise PeerTimeout(self.peer_timeout, peer_key=conn.key, peer=conn.label)
+
     async def _writer(self, conn: Conn) -> None:
         while True:
-            with trio.move_on_after(self.keepalive_interval) as idle:
-                item = await conn.receive.receive()
-            if idle.cancelled_caught:
-                await conn.fs.send_message({"t": "ping"})
-            elif isinstance(item, trio.Event):
+            item = await conn.receive.receive()
+            conn.sent = trio.current_time()
+            if isinstance(item, trio.Event):
                 item.set()                   # everything queued before it is written
             elif isinstance(item, Retire):
                 await conn.fs.send_message({"t": "error", "code": item.error.code, "msg": item.error.reason})
@@ -397,13 +437,13 @@ class Mesh:
                 conn.in_flight = None
             else:
                 await conn.fs.send_frame(item)
+            conn.sent = trio.current_time()
 
     async def _reader(self, conn: Conn) -> None:
         while True:
-            with trio.move_on_after(self.peer_timeout) as silent:
-                msg = await conn.fs.receive_message()
-            if silent.cancelled_caught:
-                raise PeerTimeout(self.peer_timeout, peer_key=conn.key, peer=conn.label)
+            conn.heard, conn.handling = trio.current_time(), False
+            msg = await conn.fs.receive_message()
+            conn.handling = True        # handling a frame is not the peer's silence
             messages.check(msg, peer=conn.label)
             kind = msg["t"]
             if conn.auth.spectator and kind not in _SPECTATOR_SENDS:
@@ -423,6 +463,8 @@ class Mesh:
                 conn.nursery.start_soon(self._guard, conn, _bind(self._answer_since, msg["id"], msg["from"]), False)
             elif kind == "batch":
                 self._requests.received_batch(conn, msg)
+            elif kind == "have":
+                self._relays.has(conn.key, msg["hashes"])
             elif kind == "join":
                 if self.on_join is not None:
                     self.on_join(conn.key, msg["creator"])
@@ -466,10 +508,17 @@ class Mesh:
         delivered back. Returns the number of peers queued to."""
         payload = EventFrame(self._gossip.outgoing(event))
         self._gossip.mark([event])
+        self._implied(event, self._current)
         sent = sum(self._enqueue(conn, payload) for conn in list(self._current.values()))
         self._to_watchers(payload)
         await trio.lowlevel.checkpoint()
         return sent
+
+    def _implied(self, event: SignedEvent | bytes, keys: Iterable[bytes]) -> None:
+        """Our event tells its receivers we have the event its prev names (SPEC §28.13)."""
+        if isinstance(event, SignedEvent):
+            for key in keys:
+                self._relays.implied(key, event.prev)
 
     def _to_watchers(self, payload: EventFrame) -> None:
         """Queue an event for every spectator; one that reads too slowly is dropped by its
@@ -484,6 +533,7 @@ class Mesh:
         if conn is None:
             raise NotConnected(f"no connection with {fingerprint(peer_key)}", side=LOCAL)
         self._gossip.mark([event])
+        self._implied(event, [peer_key])
         self._enqueue(conn, payload)
         self._to_watchers(payload)
         await trio.lowlevel.checkpoint()
@@ -494,15 +544,48 @@ class Mesh:
         ev = self._gossip.incoming(wire, peer=conn.label)
         if ev is None:
             return
-        payload = EventFrame(event_payload(ev.wire))
         if self.watching:      # a spectator forwards nothing (SPEC §29.16)
             await self._deliver_send.send((conn.key, ev))
             return
-        for key, other in list(self._current.items()):
-            if key != conn.key:
-                self._enqueue(other, payload)
+        payload = EventFrame(event_payload(ev.wire))
+        # owed, after the relay delay, to every other peer not known to have it: the
+        # sender and the author have it; the others say so with `have` (SPEC §28.13)
+        self._relays.has(ev.author, [ev.prev])   # its author built it on that one
+        others = [key for key in self._current if key != conn.key and key != ev.author]
+        early = self._relays.received(ev.hash, payload, now=trio.current_time(), owe=others, tell=others)
+        self._send_relays(early)
+        if others:
+            self._relay_wake.set()
         self._to_watchers(payload)
         await self._deliver_send.send((conn.key, ev))
+
+    def _send_relays(self, relays: list[tuple[bytes, object]]) -> None:
+        for key, frame in relays:
+            conn = self._current.get(key)
+            if conn is not None:      # gone: it catches up when it is back (SPEC §29.7)
+                self._enqueue(conn, frame)   # type: ignore[arg-type]
+
+    async def _relay_loop(self) -> None:
+        """Every HAVE_INTERVAL while anything is owed or to tell: send the `have`
+        notices, then the relays whose delay passed with no `have` (SPEC §28.13)."""
+        while True:
+            await self._relay_wake.wait()
+            await trio.sleep(HAVE_INTERVAL)
+            self._relay_wake = trio.Event()
+            for key, hashes in self._relays.notices():
+                conn = self._current.get(key)
+                if conn is not None:
+                    for payload in have_payloads(hashes):
+                        self._enqueue(conn, payload)
+            self._send_relays(self._relays.due(trio.current_time()))
+            if self._relays:
+                self._relay_wake.set()
+
+    def relay_counts(self) -> dict[str, int]:
+        """Relays sent, relays a `have` made needless, and event wires received again
+        (dropped by their hash) so far (SPEC §28.13)."""
+        return {"relayed": self._relays.relayed, "cancelled": self._relays.cancelled,
+                "duplicates": self._gossip.duplicates, "told": self._relays.told}
 
     async def _deliver_loop(self) -> None:
         async for peer_key, ev in self._deliver_receive:

@@ -53,6 +53,12 @@ class Conn:
     advertised: set[bytes] = field(default_factory=set)     # keys its `peers` messages named
     in_flight: EventFrame | None = None                     # the event the writer is writing
     late: list[EventFrame] = field(default_factory=list)    # events queued after it lost the tie-break
+    # for the timers (SPEC §28.9), trio clock times: when the reader last began to wait
+    # for a frame, and when the writer last took or wrote one; `handling`: the reader is
+    # handling a frame (that is not the peer's silence)
+    heard: float = 0.0
+    sent: float = 0.0
+    handling: bool = False
 
     @property
     def key(self) -> bytes:

@@ -39,6 +39,7 @@ class Gossip:
         self.max_frame = max_frame
         self.max_seen = max_seen
         self._seen: OrderedDict[bytes, None] = OrderedDict()   # oldest first
+        self.duplicates = 0    # wires received again, dropped by their hash (SPEC §28.13)
 
     @property
     def seen_count(self) -> int:
@@ -73,6 +74,7 @@ class Gossip:
         digest = event_hash(wire)
         if digest in self._seen:
             self._seen.move_to_end(digest)   # seen again: forgotten last (SPEC §28.7)
+            self.duplicates += 1
             return None
         ev = self.check(wire, peer=peer, what="not a valid event of this game")
         self._remember(digest)
