@@ -180,6 +180,7 @@ async def test_forged_aborts_and_passes_below_a_peers_height_cost_no_replay(monk
                             {"silent": due.me, "votes": [bytes([k]) * 40, b"v"]}).wire)
     assert replays == [] and a.chain.height == h + 1
     # a pass naming a seat at a height where it holds its own event: the same, for that seat
+    b.receive(wire)                       # every peer at h + 1, so one of them is due to write
     own = next(p for p in peers if p.pending_obligation() is not None)
     mine = nodes_for(peers)[own.me]
     at = own.chain.height
