@@ -84,7 +84,7 @@ class Counter:
     NAMES = ("mul", "base_mul", "validate_point", "add", "sub")
 
     def __init__(self) -> None:
-        self.counts = dict.fromkeys((*self.NAMES, "sig"), 0)
+        self.counts = dict.fromkeys((*self.NAMES, "sig", "sig_batched"), 0)
         self.sizes: dict[int, int] = {}
         self.seen: set[int] = set()
 
@@ -108,6 +108,12 @@ class Counter:
                 return fn(*a, **k)
             return wrapper
 
+        self._real_batch = getattr(ev, "first_bad_signature", None)   # batched signatures (main)
+
+        def counting_batch(items, *a, **k):
+            self.counts["sig_batched"] = self.counts.get("sig_batched", 0) + len(items)
+            return self._real_batch(items, *a, **k)
+
         def counting_msm(terms, *a, **k):
             self.sizes[len(terms)] = self.sizes.get(len(terms), 0) + 1
             self.seen.add(len(terms))
@@ -115,6 +121,8 @@ class Counter:
         for name, fn in self._real.items():
             setattr(g, name, counting(name, fn))
         ev.verify = counting("sig", self._real_sig)
+        if self._real_batch is not None:
+            ev.first_bad_signature = counting_batch
         if self._msm is not None:
             self._msm.msm = counting_msm
         return self
@@ -123,6 +131,8 @@ class Counter:
         for name, fn in self._real.items():
             setattr(g, name, fn)
         self._ev.verify = self._real_sig
+        if self._real_batch is not None:
+            self._ev.first_bad_signature = self._real_batch
         if self._msm is not None:
             self._msm.msm = self._real_msm
 
@@ -140,6 +150,14 @@ class Counter:
                          ("sig", lambda: identity.verify(ident.public_key_bytes, msg, sig))):
             n = 300
             units[name] = cpu(lambda: [fn() for _ in range(n)]) / n * 1e6
+        if self._real_batch is not None:   # one signature of a full batch, as the log's are checked
+            from protocol.crypto.sig_batch import BATCH_SIZE
+            items = [(ident.public_key_bytes, msg + i.to_bytes(4, "big"), ident.sign(msg + i.to_bytes(4, "big")))
+                     for i in range(BATCH_SIZE)]
+            assert self._real_batch(items) == -1
+            units["sig_batched"] = cpu(lambda: [self._real_batch(items) for _ in range(3)]) / 3 / BATCH_SIZE * 1e6
+        else:
+            units["sig_batched"] = 0.0
         msm_us = {}                  # one multi-scalar multiplication of n fresh terms
         for n in sorted(self.seen):
             terms = [(g.scalar_to_int(g.random_scalar()), g.base_mul(g.random_scalar())) for _ in range(n)]
@@ -218,6 +236,9 @@ def split_task(paths: list[str]) -> dict:
     for name, fn in real.items():
         setattr(g, name, timed("group", fn))
     ev.verify = timed("signature", real_verify)
+    real_batch = getattr(ev, "first_bad_signature", None)
+    if real_batch is not None:       # the batched check (main), ahead of the replay
+        ev.first_bad_signature = timed("signature", real_batch)
     codec.decode = timed("decode", real_decode)
     msm_mod = _msm_module()
     real_msm = msm_mod.msm if msm_mod is not None else None
@@ -240,6 +261,8 @@ def split_task(paths: list[str]) -> dict:
         for name, fn in real.items():
             setattr(g, name, fn)
         ev.verify, codec.decode = real_verify, real_decode
+        if real_batch is not None:
+            ev.first_bad_signature = real_batch
         if real_msm is not None:
             msm_mod.msm = real_msm
     return out
