@@ -132,10 +132,10 @@ def test_asv_play_in_a_real_80_by_24_terminal_opens_the_screen_and_leaves_cleanl
                     return
     try:
         steps = (("help\r", "tiles (3 to draw)"), ("draw-tile 1 2 3\r", "Commands"), ("quit\r", "revealed: #40"))
-        for keys, wait in steps:
+        for keys, wait in steps:      # each line is typed once what it follows is on screen
             pump_until(wait)
             os.write(fd, keys.encode())
-            pump_until("left the game")
+        pump_until("left the game")
     finally:
         _, status = os.waitpid(pid, 0)
         os.close(fd)
