@@ -51,7 +51,8 @@ E2E_SECONDS = {
     "test_network_cli.py": 77, "test_network_play.py": 64, "test_regather.py": 30,
     "test_network_robustness.py": 25, "test_leaving.py": 22, "test_lan.py": 14, "test_abort.py": 9,
     "test_log_tools_cli.py": 8, "test_space_walk_network.py": 7, "test_bot_thinking.py": 6,
-    "test_repl_live.py": 5, "test_first_hour.py": 3, "test_fault_trials.py": 16,
+    "test_repl_live.py": 5, "test_first_hour.py": 3, "test_fault_trials.py": 16, "test_watch.py": 33,
+    "test_two_terminals.py": 7, "test_clock_network.py": 22,
 }
 PER_TEST = 0.1
 
