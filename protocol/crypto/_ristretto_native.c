@@ -730,6 +730,18 @@ static unsigned pip_best_c(size_t n, double *cost_out)
     return best;
 }
 
+/* 1 when all n 32-byte scalars at sp are below L; else 0 with ValueError naming the first. */
+static int scalars_reduced(const unsigned char *sp, size_t n, const char *who)
+{
+    for (size_t j = 0; j < n; j++) {
+        if (!scalar_is_reduced(sp + 32 * j)) {
+            PyErr_Format(PyExc_ValueError, "%s: scalar %zu is not reduced modulo L", who, j);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* bounds every work buffer's size (n * 1280 bytes at most for Straus) far below SIZE_MAX */
 #define MSM_MAX_TERMS ((size_t)1 << 24)
 
@@ -856,12 +868,8 @@ static PyObject *py_ed25519_batch_ok(PyObject *self, PyObject *args)
     }
     const unsigned char *sp = (const unsigned char *)sc.buf;
     const unsigned char *pp = (const unsigned char *)pt.buf;
-    for (size_t j = 0; j < n; j++) {
-        if (!scalar_is_reduced(sp + 32 * j)) {
-            PyErr_Format(PyExc_ValueError, "ed25519_batch_ok: scalar %zu is not reduced modulo L", j);
-            goto done;
-        }
-    }
+    if (!scalars_reduced(sp, n, "ed25519_batch_ok"))
+        goto done;
     pts = PyMem_Malloc(n * sizeof(ge_p3));
     if (pts == NULL) {
         PyErr_NoMemory();
@@ -918,12 +926,8 @@ static PyObject *py_msm(PyObject *self, PyObject *args)
     }
     const unsigned char *sp = (const unsigned char *)sc.buf;
     const unsigned char *pp = (const unsigned char *)pt.buf;
-    for (size_t j = 0; j < n; j++) {
-        if (!scalar_is_reduced(sp + 32 * j)) {
-            PyErr_Format(PyExc_ValueError, "msm: scalar %zu is not reduced modulo L", j);
-            goto done;
-        }
-    }
+    if (!scalars_reduced(sp, n, "msm"))
+        goto done;
     ge_p3 sum;
     if (n == 0) {
         p3_identity(&sum);

@@ -7,19 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from protocol.errors import EventError
-from protocol.fingerprint import fingerprint
 from protocol.log import SignedEvent, parse_event
 
 __all__ = ["cosigned_problem"]
 
 
 def cosigned_problem(game: bytes, want: list[bytes], wires: list, *, count: str, noun: str,
-                     about: Callable[[SignedEvent], str | None], order: str | None = None) -> str | None:
+                     about: Callable[[SignedEvent], str | None], order: str) -> str | None:
     """Why `wires` are not one sound statement by each key of `want`, in that order, or None.
 
     count: the reason when the number is wrong; noun: what one statement is called ("a vote");
     about(statement): why a parsed, correctly signed statement is not the wanted one, or None;
-    order: the reason when a sound statement is by the wrong seat (default: names `want`)."""
+    order: the reason when a sound statement is by the wrong seat."""
     if len(wires) != len(want):
         return count
     for key, wire in zip(want, wires):
@@ -31,7 +30,7 @@ def cosigned_problem(game: bytes, want: list[bytes], wires: list, *, count: str,
             return f"{noun} is not a valid signed event: {exc.reason}"
         reason = about(statement)
         if reason is None and statement.author != key:
-            reason = order or f"the statements must be those of {' '.join(map(fingerprint, want))}, in this order"
+            reason = order
         if reason is not None:
             return reason
     return None
