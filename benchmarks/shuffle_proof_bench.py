@@ -3,11 +3,11 @@ operations it does.
 
 Run: .venv/bin/python benchmarks/shuffle_proof_bench.py   (about a minute)
 
-Three steps per deck: ``prove``; ``verify-old``, the verifier before issue 23
-(benchmarks/verify_reference.py: one libsodium multiplication per term, the
-multiplications checking the points); ``verify``, today's (SPEC §25.12: every point
-validated once, then one msm call per commitment). The old steps' floor is their
-multiplications; the new verifier's floor is the msm calls it makes, recorded during one
+Three steps per deck: ``prove``; ``verify-eq``, the reference verifier
+(benchmarks/verify_reference.py: every point validated, then each of the n + 5 equations
+recomputed with one libsodium multiplication per term, no folding); ``verify``, today's
+(SPEC §25.12: the equations folded with weights into one msm call). The first two steps'
+floor is their multiplications; the new verifier's floor is the msm calls it makes, recorded during one
 run and replayed on their own in the same run, so the ratio says what is left outside
 the sums (hashing, point checks, additions, Python). msm is whatever backend
 protocol/crypto/msm.py has (printed).
@@ -75,18 +75,22 @@ def proof_ops(before, y) -> tuple[Counter, Counter]:
 
 
 def recorded_msm(fn) -> list[list[tuple[int, bytes]]]:
-    """The term lists of every msm call fn makes (run once)."""
+    """The term lists of every msm call fn makes (run once), folded sums included."""
     calls: list[list[tuple[int, bytes]]] = []
-    orig = msm_mod.msm
+    orig, orig_merged = msm_mod.msm, msm_mod.sum_merged
 
     def recording(terms):
         calls.append(list(terms))
         return orig(terms)
-    msm_mod.msm = recording
+
+    def recording_merged(merged):
+        calls.append([(k, p) for p, k in merged.items()])
+        return orig_merged(merged)
+    msm_mod.msm, msm_mod.sum_merged = recording, recording_merged
     try:
         fn()
     finally:
-        msm_mod.msm = orig
+        msm_mod.msm, msm_mod.sum_merged = orig, orig_merged
     return calls
 
 
@@ -140,7 +144,7 @@ def main() -> None:
     print(f"msm backend: {msm_mod.BACKEND}")
     print(f"primitives µs: var {prim['var']:.1f}  base {prim['base']:.1f}  add {prim['add']:.1f}"
           f"  chk {prim['chk']:.1f}")
-    print("floor: prove, verify-old = var·t_var + base·t_base; verify = its msm calls replayed alone.")
+    print("floor: prove, verify-eq = var·t_var + base·t_base; verify = its msm calls replayed alone.")
     print("var/base/add/chk: libsodium calls (inside msm too); calls/terms: msm calls and their terms.")
     print(f"{'deck':<8}{'n':>4} {'step':<11}{'µs/card':>8}{'var':>6}{'base':>6}{'add':>6}{'chk':>6}"
           f"{'calls':>6}{'terms':>7}{'floor/card':>11}{'ratio':>7}{'bytes/card':>11}")
@@ -148,7 +152,6 @@ def main() -> None:
     for n in (8, 52, 108, 216):
         y, inputs = decks(n)
         sp.generators(n)
-        sp._generator_sum(n)
         for name, before in inputs.items():
             after, witness = mp.shuffle_deck(before, y)
             proof = sp.prove_shuffle(before, after, witness, y, CTX)
@@ -156,7 +159,7 @@ def main() -> None:
             setup = fresh_run(before, y)
             steps = {
                 "prove": (lambda: sp.prove_shuffle(before, after, witness, y, CTX), None),
-                "verify-old": (lambda: ref.verify_shuffle(before, after, wire, y, CTX), None),
+                "verify-eq": (lambda: ref.verify_shuffle(before, after, wire, y, CTX), None),
                 "verify": (lambda: sp.verify_shuffle(before, after, wire, y, CTX), setup),
             }
             per_card = {}
@@ -178,8 +181,8 @@ def main() -> None:
                 print(f"{name:<8}{n:>4} {step:<11}{us / n:8.0f}{ops['var']:6d}{ops['base']:6d}{ops['add']:6d}"
                       f"{ops['chk']:6d}{len(calls):6d}{terms:7d}{floor / n:11.0f}{us / floor:7.2f}"
                       f"{len(wire) / n:11.1f}")
-            speedups.append((name, n, per_card["verify-old"], per_card["verify"]))
-    print("verify per card, old -> new (µs):  " + "  ".join(
+            speedups.append((name, n, per_card["verify-eq"], per_card["verify"]))
+    print("verify per card, equation by equation -> folded (µs):  " + "  ".join(
         f"{name} {n}: {old:.0f} -> {new:.0f} ({old / new:.2f}x)" for name, n, old, new in speedups))
 
 

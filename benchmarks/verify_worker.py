@@ -101,6 +101,7 @@ class Counter:
         self._real = {name: getattr(g, name) for name in self.NAMES}
         self._real_sig = ev.verify
         self._real_msm = self._msm.msm if self._msm is not None else None
+        self._real_merged = getattr(self._msm, "sum_merged", None)   # folded proofs (SPEC §25.12)
 
         def counting(name, fn):
             def wrapper(*a, **k):
@@ -118,9 +119,16 @@ class Counter:
             self.sizes[len(terms)] = self.sizes.get(len(terms), 0) + 1
             self.seen.add(len(terms))
             return self._real_msm(terms, *a, **k)
+        def counting_merged(merged, *a, **k):
+            n = sum(1 for c in merged.values() if c)
+            self.sizes[n] = self.sizes.get(n, 0) + 1
+            self.seen.add(n)
+            return self._real_merged(merged, *a, **k)
         for name, fn in self._real.items():
             setattr(g, name, counting(name, fn))
         ev.verify = counting("sig", self._real_sig)
+        if self._real_merged is not None:
+            self._msm.sum_merged = counting_merged
         if self._real_batch is not None:
             ev.first_bad_signature = counting_batch
         if self._msm is not None:
@@ -135,6 +143,8 @@ class Counter:
             self._ev.first_bad_signature = self._real_batch
         if self._msm is not None:
             self._msm.msm = self._real_msm
+        if self._real_merged is not None:
+            self._msm.sum_merged = self._real_merged
 
     def prices(self) -> dict:
         """CPU µs of each primitive, the same kind of inputs the verifier sees; "msm" by terms."""
@@ -244,6 +254,9 @@ def split_task(paths: list[str]) -> dict:
     real_msm = msm_mod.msm if msm_mod is not None else None
     if real_msm is not None:         # the sums are the group's work too
         msm_mod.msm = timed("group", real_msm)
+    real_merged = getattr(msm_mod, "sum_merged", None)
+    if real_merged is not None:
+        msm_mod.sum_merged = timed("group", real_merged)
     out = {}
     try:
         for path in paths:
@@ -265,6 +278,8 @@ def split_task(paths: list[str]) -> dict:
             ev.first_bad_signature = real_batch
         if real_msm is not None:
             msm_mod.msm = real_msm
+        if real_merged is not None:
+            msm_mod.sum_merged = real_merged
     return out
 
 

@@ -282,7 +282,7 @@ def test_a_log_of_rules_version_6_cannot_be_checked_here(tmp_path, capsys):
 
     class Version6(AsvRules):
         name = "amazing-space-venture/6"
-    assert RULES_NAME == "amazing-space-venture/9"
+    assert RULES_NAME == "amazing-space-venture/10"
     peers = make_peers(Version6(), 2, log_dir=str(tmp_path))
     for _ in range(2):
         step(peers)

@@ -163,3 +163,24 @@ def test_a_log_of_rules_this_asv_does_not_know_cannot_be_checked_and_is_not_inva
     assert main(["join", "--resume", path, "--listen", "127.0.0.1", "--bot", "greedy",
                  "--log-dir", str(tmp_path / "again")]) == 1
     assert re.search(r"cannot resume .*'amazing-space-venture/0'", capsys.readouterr().err)
+
+
+def test_a_log_from_before_the_commitment_form_shuffle_proofs_says_so(tmp_path, capsys):
+    """A version-9 log (shuffle proofs that carried their challenge, SPEC §25.10) is
+    "cannot check" (exit 3) with the reason, never INVALID."""
+    from cli.games.asv.adapter import AsvRules
+    from tests.session_helpers import make_peers, step
+
+    class Version9(AsvRules):
+        name = "amazing-space-venture/9"
+
+    peers = make_peers(Version9(), 2, log_dir=str(tmp_path))
+    for _ in range(2):
+        step(peers)
+    for p in peers:
+        p.log.close()
+    path = str(tmp_path / "peer0.asvlog")
+    capsys.readouterr()
+    assert main(["verify", path]) == 3
+    out = capsys.readouterr().out
+    assert "INVALID" not in out and "a shuffle proof carried its challenge" in out, out

@@ -35,7 +35,7 @@ def refused(before, after, proof, *, y=Y, ctx=CTX, match=None):
 def test_honest_proofs_verify_on_fresh_and_shuffled_decks(n):
     before, after, witness = shuffled(n)
     proof = sp.prove_shuffle(before, after, witness, Y, CTX)
-    assert len(proof.to_bytes()) == sp.proof_size(n) == 128 * n + 160
+    assert len(proof.to_bytes()) == sp.proof_size(n) == 160 * n + 288
     sp.verify_shuffle(before, after, proof.to_bytes(), Y, CTX)
     again, witness2 = mp.shuffle_deck(after, Y)          # a general (non-fresh) input
     sp.verify_shuffle(after, again, sp.prove_shuffle(after, again, witness2, Y, CTX), Y, CTX)
@@ -44,7 +44,7 @@ def test_honest_proofs_verify_on_fresh_and_shuffled_decks(n):
 def test_proof_is_bound_to_context_key_and_both_decks():
     before, after, witness = shuffled(4)
     proof = sp.prove_shuffle(before, after, witness, Y, CTX).to_bytes()
-    refused(before, after, proof, ctx=CTX + b"x", match="challenge")
+    refused(before, after, proof, ctx=CTX + b"x", match="equations do not hold")
     refused(before, after, proof, y=g.base_mul(g.scalar_from_int(34)))
     other_input = fresh_deck(5)[1:]
     refused(other_input, after, proof)
@@ -110,7 +110,11 @@ def test_a_verified_proof_is_remembered_per_process_but_nothing_else_is(monkeypa
     wire = sp.prove_shuffle(before, after, witness, Y, CTX).to_bytes()
     sp.verify_shuffle(before, after, wire, Y, CTX)
     calls = []
-    monkeypatch.setattr(sp, "_expected_challenge", lambda *a: calls.append(a))
+
+    def checked(*args):
+        calls.append(args)
+        raise sp.ShuffleProofError("checked again")
+    monkeypatch.setattr(sp, "_check_equations", checked)
     sp.verify_shuffle(before, after, wire, Y, CTX)         # byte-identical inputs: no new check
     assert calls == []
     with pytest.raises(sp.ShuffleProofError):               # anything else is checked again
@@ -142,7 +146,8 @@ def test_known_answer():
     assert h.hex() == KAT_H
     assert hs[0].hex() == KAT_H0
     proof = sp.prove_shuffle(before, after, witness, Y, b"kat", entropy=bytes(32))
-    assert proof.challenge.hex() == KAT_CHALLENGE
+    seed = sp._seed(b"kat", Y, before, after, proof.commitments)
+    assert proof.challenge(seed).hex() == KAT_CHALLENGE
     assert hashlib.sha256(proof.to_bytes()).hexdigest() == KAT_PROOF_SHA256
     sp.verify_shuffle(before, after, proof.to_bytes(), Y, b"kat")
 
@@ -150,7 +155,7 @@ def test_known_answer():
 KAT_H = "9247b515b14062380bcfa426ceeebba33621fe6b177743a13150c30ac23e9d18"
 KAT_H0 = "56af447eac393c05759c1ce4b687e03a09120f95e2f26d7a03b946498f8bca06"
 KAT_CHALLENGE = "e5a10dfadd6d87ea23a1f477317db5f394791db03bb57bb74af7bdcd88f8750c"
-KAT_PROOF_SHA256 = "41280e0b57104649e72e5711dd1b33b76599d57100a61bc7b85b1b25705412ec"
+KAT_PROOF_SHA256 = "b82deaedd34f63532d2d411116e4c640fbe02f54858bd29de695ea48e847b7e4"
 
 
 @settings(max_examples=12, deadline=None)
@@ -168,8 +173,9 @@ def test_property_any_permutation_verifies_and_no_other_output_does(perms):
 
 
 def spec_verify(before, after, proof, y, context):
-    """A second verifier written from SPEC §25.10 alone (no code shared with the module
-    but the §25.1 primitives): it must agree with the module on the known answer."""
+    """A second verifier written from SPEC §25.10 and §25.12 alone (no code shared with the
+    module but the §25.1 primitives): it folds the equations with the SPEC's weights, one
+    multiplication at a time, and must agree with the module on the known answer."""
     n = len(before)
     lp, L = g.lp, g.L
     sc = lambda k: (k % L).to_bytes(32, "little")            # noqa: E731
@@ -177,36 +183,41 @@ def spec_verify(before, after, proof, y, context):
     tag = b"p2p-asv/shuffle-generator/v1"
     h = g.hash_to_point(tag, b"H")
     hs = [g.hash_to_point(tag, i.to_bytes(4, "big")) for i in range(n)]
-    pts = [proof[32 * k:32 * k + 32] for k in range(2 * n)]
-    cs, chain = pts[:n], pts[n:]
-    scal = [num(proof[64 * n + 32 * k:64 * n + 32 * k + 32]) for k in range(5 + 2 * n)]
-    c, s1, s2, s3, s4 = scal[:5]
-    s_hat, s_pr = scal[5:5 + n], scal[5 + n:]
+    pts = [proof[32 * k:32 * k + 32] for k in range(3 * n + 5)]
+    cs, chain, ts, t_hat = pts[:n], pts[n:2 * n], pts[2 * n:2 * n + 5], pts[2 * n + 5:]
+    base = 32 * (3 * n + 5)
+    scal = [num(proof[base + 32 * k:base + 32 * k + 32]) for k in range(4 + 2 * n)]
+    s1, s2, s3, s4 = scal[:4]
+    s_hat, s_pr = scal[4:4 + n], scal[4 + n:]
     deck = lambda d: b"".join(ct.c1 + ct.c2 for ct in d)     # noqa: E731
     seed = hashlib.sha512(lp(b"p2p-asv/shuffle-proof/v1", context, g.G, y, n.to_bytes(4, "big"),
                              h + b"".join(hs), deck(before), deck(after), b"".join(cs))).digest()
     u = [num(hashlib.sha512(lp(b"p2p-asv/shuffle-proof/v1", seed, j.to_bytes(4, "big"))).digest()) % L
          for j in range(n)]
-
-    def comb(terms):                                          # Σ k·P, one term at a time
-        acc = None
-        for k, p in terms:
-            t = g.mul(sc(k), p)
-            acc = t if acc is None else g.add(acc, t)
-        return acc
+    c_bytes = g.hash_to_scalar(b"p2p-asv/shuffle-proof/challenge/v1", seed, b"".join(chain), *ts, b"".join(t_hat))
+    c = num(c_bytes)
+    stream = hashlib.shake_256(lp(b"p2p-asv/shuffle-proof/weights/v1", c_bytes)).digest(16 * (n + 5))
+    w = [num(stream[16 * k:16 * k + 16]) or 1 for k in range(n + 5)]
     prod = 1
     for k in u:
         prod = prod * k % L
-    c_bar = g.sub(g.sum_points(cs), g.sum_points(hs))
-    t1 = comb([(s1, g.G), (-c, c_bar)])
-    t2 = comb([(s2, g.G), (-c, g.sub(chain[-1], g.mul(sc(prod), h)))])
-    t3 = comb([(s3, g.G), *zip(s_pr, hs), *((-c * u[j], cs[j]) for j in range(n))])
-    t41 = comb([*((s_pr[i], after[i].c1) for i in range(n)), (-s4, g.G), *((-c * u[j], before[j].c1) for j in range(n))])
-    t42 = comb([*((s_pr[i], after[i].c2) for i in range(n)), (-s4, y), *((-c * u[j], before[j].c2) for j in range(n))])
-    t_hat = [comb([(s_hat[i], g.G), (s_pr[i], chain[i - 1] if i else h), (-c, chain[i])]) for i in range(n)]
-    again = g.hash_to_scalar(b"p2p-asv/shuffle-proof/challenge/v1", seed, b"".join(chain),
-                             t1, t2, t3, t41, t42, b"".join(t_hat))
-    return num(again) == c
+    equations = [
+        [(s1, g.G), *((-c, cj) for cj in cs), *((c, hi) for hi in hs), (-1, ts[0])],
+        [(s2, g.G), (-c, chain[-1]), (c * prod, h), (-1, ts[1])],
+        [(s3, g.G), *zip(s_pr, hs), *((-c * u[j], cs[j]) for j in range(n)), (-1, ts[2])],
+        [*((s_pr[i], after[i].c1) for i in range(n)), (-s4, g.G), *((-c * u[j], before[j].c1) for j in range(n)),
+         (-1, ts[3])],
+        [*((s_pr[i], after[i].c2) for i in range(n)), (-s4, y), *((-c * u[j], before[j].c2) for j in range(n)),
+         (-1, ts[4])],
+        *([(s_hat[i], g.G), (s_pr[i], chain[i - 1] if i else h), (-c, chain[i]), (-1, t_hat[i])] for i in range(n)),
+    ]
+    acc = None                                                # Σ_k w_k·E_k, one term at a time
+    for weight, terms in zip(w, equations):
+        for k, p in terms:
+            if (weight * k) % L:
+                t = g.mul(sc(weight * k), p)
+                acc = t if acc is None else g.add(acc, t)
+    return acc == g.IDENTITY
 
 
 def test_a_verifier_written_from_the_spec_agrees_on_the_known_answer():

@@ -53,7 +53,7 @@ def test_a_whole_game_through_the_kit_ends_with_a_result_and_scores_as_assets():
     # every seat learned its own mission and nobody else's (the dealer teaches the receiver)
     for view in views:
         assert all(state.hand[view.seat] == h or h not in state.hand for h in view.known)
-    assert kit_for_rules(KIT.rules_name) is KIT and KIT.session_rules().name == "space-trading-race/4"
+    assert kit_for_rules(KIT.rules_name) is KIT and KIT.session_rules().name == "space-trading-race/5"
 
 
 def test_selfplay_through_the_command_is_repeatable_json(capsys):

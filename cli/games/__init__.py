@@ -116,12 +116,18 @@ def other_rules_reason(path: str | Path, name: str) -> str:
 
 
 def _why_not(name: str) -> str:
-    """For an earlier version of a game this asv plays: what changed, if it was the group."""
+    """For an earlier version of a game this asv plays: what changed, if it was the group or
+    the form of the shuffle proofs."""
     family, _, version = name.rpartition("/")
     for kit in all_kits():
-        if kit.rules_name.rpartition("/")[0] == family and version.isdigit() and int(version) < kit.group_since:
+        if kit.rules_name.rpartition("/")[0] != family or not version.isdigit():
+            continue
+        if int(version) < kit.group_since:
             return (f"; before {family}/{kit.group_since} keys and decks were Ed25519 points, "
                     "now they are ristretto255 ones (SPEC §25.1), so its proofs cannot be checked here")
+        if int(version) < kit.proofs_since:
+            return (f"; before {family}/{kit.proofs_since} a shuffle proof carried its challenge, now it "
+                    "carries its commitments (SPEC §25.10), so its shuffles cannot be checked here")
     return ""
 
 

@@ -46,6 +46,7 @@ class GameKit(Protocol):
     max_players: int
     rules_name: str                   # the session's `rules` (SPEC §26.2)
     group_since: int                  # first version of `rules` on ristretto255 (SPEC §25.1)
+    proofs_since: int                 # first version whose shuffle proofs carry their commitments (§25.10)
     bot_kinds: tuple[str, ...]        # includes "random" and "greedy"
     engine_errors: tuple[type[Exception], ...]   # what apply/parse raise for a refused action
 

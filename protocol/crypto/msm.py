@@ -70,6 +70,18 @@ def msm(terms: Sequence[tuple[int, bytes]], *, backend: str | None = None) -> by
     return _msm_pure(merged)
 
 
+def sum_merged(merged: dict[bytes, int], *, backend: str | None = None) -> bytes | None:
+    """Σ k·P over a dict of distinct points and their coefficients (a caller that merged its
+    terms itself, as a folded verification equation does): zero coefficients are dropped;
+    None when the sum is the identity. Raises GroupError for a point that is not valid."""
+    native = _use_native(backend)
+    kept = {p: k % _L for p, k in merged.items() if k % _L}
+    for p in kept:
+        if not isinstance(p, bytes) or len(p) != g.POINT_BYTES:
+            raise g.GroupError("multi-scalar multiplication of a point that is not 32 bytes")
+    return _msm_native(kept) if native else _msm_pure(kept)
+
+
 def _msm_native(merged: dict[bytes, int]) -> bytes | None:
     scalars = b"".join(k.to_bytes(32, "little") for k in merged.values())
     try:

@@ -34,6 +34,18 @@ def valid(p: object) -> bytes:
     return p
 
 
+def note_valid(points) -> None:
+    """Remember encodings a caller has just seen decode (a multi-scalar sum that took them
+    and did not refuse: it decodes every point it takes), so their next check is a look-up."""
+    if not remember:
+        return
+    for p in points:
+        if p not in _SEEN:
+            if len(_SEEN) >= _SEEN_MAX:
+                _SEEN.pop(next(iter(_SEEN)), None)
+            _SEEN[p] = None
+
+
 def is_valid(p: object) -> bool:
     """Whether ``p`` passes ``valid`` (no exception)."""
     try:

@@ -12,17 +12,16 @@ ElGamal pairs (C1, C2) = (r·G, M + r·Y) over the prime-order ristretto255 grou
   commitment opens to a permutation matrix and that Σ u_{π(i)}·after[i] equals
   Σ u_j·before[j] re-encrypted.
 
-Non-interactive: the verifier recomputes every commitment t from the responses and
-accepts iff the hash of the transcript equals the proof's c. Every scalar in a proof must
-be canonical; every point the verifier's sums take is validated first, once per distinct
-encoding (protocol/crypto/point_cache.py), and the first bad one of the shuffler's is named.
+Non-interactive, in commitment form: the proof carries the commitments t and the
+responses; the challenge c is the hash of the transcript, recomputed by the verifier, and
+the n + 5 verification equations are folded with 128-bit weights drawn from c into one
+multi-scalar sum that must be the identity (SPEC §25.12). Every scalar in a proof must be
+canonical; every point the sum takes is decoded by it, and a refusal names the first bad
+point of the shuffler's.
 
 Costs for an n-card deck (v = variable-base, b = base multiplication):
-prove 5n v + 3n b; verify n + 5 msm calls of 9n + 8 terms (SPEC §25.12; on the pure msm
-path 8n v + n b, fewer on a fresh deck, whose C1 are all G and whose repeated labels share
-one point: equal bases are merged) and 4n point checks. The proof carries the challenge,
-not the commitments, so each commitment is one sum of its own: the equations cannot be
-folded into one with random weights without changing the proof (SPEC §25.12).
+prove 5n v + 3n b; verify one msm of about 8n distinct points (fewer on a fresh deck, whose
+C1 are all G and whose repeated labels share one point: equal bases are merged).
 """
 from __future__ import annotations
 
@@ -41,14 +40,15 @@ PROOF_TAG = b"p2p-asv/shuffle-proof/v1"
 CHALLENGE_TAG = b"p2p-asv/shuffle-proof/challenge/v1"
 GENERATOR_TAG = b"p2p-asv/shuffle-generator/v1"
 NONCE_TAG = b"p2p-asv/shuffle-proof/nonce/v1"
+WEIGHT_TAG = b"p2p-asv/shuffle-proof/weights/v1"
 _L = g.L
 _SB = g.SCALAR_BYTES
 _PB = g.POINT_BYTES
 
 
 def proof_size(n: int) -> int:
-    """Bytes of the proof for an n-card deck: 2n points, 5 + 2n scalars."""
-    return 2 * n * _PB + (5 + 2 * n) * _SB
+    """Bytes of the proof for an n-card deck: 3n + 5 points, 4 + 2n scalars."""
+    return (3 * n + 5) * _PB + (4 + 2 * n) * _SB
 
 
 class ShuffleProofError(MentalPokerError):
@@ -78,26 +78,20 @@ def generators(n: int) -> tuple[bytes, tuple[bytes, ...]]:
     return _BASE_H[0], tuple(_GENERATORS[:n])
 
 
-_GEN_SUMS: dict[int, bytes] = {}
-
-
-def _generator_sum(n: int) -> bytes:
-    if n not in _GEN_SUMS:
-        _GEN_SUMS[n] = g.sum_points(list(generators(n)[1]))
-    return _GEN_SUMS[n]
-
-
 # ---------------------------------------------------------------- the proof object
 
 
 @dataclass(frozen=True)
 class ShuffleProof:
-    """Wire form (SPEC §25.10): C_0..C_{n-1} ‖ Ĉ_0..Ĉ_{n-1} ‖ c ‖ s1 ‖ s2 ‖ s3 ‖ s4 ‖
-    ŝ_0..ŝ_{n-1} ‖ s'_0..s'_{n-1}; points 32 bytes, scalars 32 bytes little-endian."""
+    """Wire form (SPEC §25.10, commitment form): C_0..C_{n-1} ‖ Ĉ_0..Ĉ_{n-1} ‖ t_1 ‖ t_2 ‖ t_3 ‖
+    t_4,1 ‖ t_4,2 ‖ t̂_0..t̂_{n-1} ‖ s1 ‖ s2 ‖ s3 ‖ s4 ‖ ŝ_0..ŝ_{n-1} ‖ s'_0..s'_{n-1}; points
+    32 bytes, scalars 32 bytes little-endian. The challenge c is not carried: it is the hash
+    of the commitments, so the verifier's equations can be folded into one sum."""
 
     commitments: tuple[bytes, ...]
     chain: tuple[bytes, ...]
-    challenge: bytes
+    t: tuple[bytes, ...]            # t_1, t_2, t_3, t_4,1, t_4,2
+    t_hat: tuple[bytes, ...]
     s1: bytes
     s2: bytes
     s3: bytes
@@ -106,7 +100,7 @@ class ShuffleProof:
     s_prime: tuple[bytes, ...]
 
     def to_bytes(self) -> bytes:
-        return b"".join((*self.commitments, *self.chain, self.challenge, self.s1, self.s2,
+        return b"".join((*self.commitments, *self.chain, *self.t, *self.t_hat, self.s1, self.s2,
                          self.s3, self.s4, *self.s_hat, *self.s_prime))
 
     @classmethod
@@ -119,14 +113,20 @@ class ShuffleProof:
         if len(data) != proof_size(n):
             raise ShuffleProofError(f"proof is {len(data)} bytes, a {n}-card deck needs {proof_size(n)}",
                                     participant)
-        points = [data[i:i + _PB] for i in range(0, 2 * n * _PB, _PB)]
-        base = 2 * n * _PB
+        base = (3 * n + 5) * _PB
+        points = [data[i:i + _PB] for i in range(0, base, _PB)]
         scalars = [data[i:i + _SB] for i in range(base, len(data), _SB)]
         for k, s in enumerate(scalars):
             if int.from_bytes(s, "little") >= _L:
                 raise ShuffleProofError(f"scalar {k} is not reduced modulo L", participant)
-        return cls(tuple(points[:n]), tuple(points[n:]), scalars[0], scalars[1], scalars[2],
-                   scalars[3], scalars[4], tuple(scalars[5:5 + n]), tuple(scalars[5 + n:]))
+        return cls(tuple(points[:n]), tuple(points[n:2 * n]), tuple(points[2 * n:2 * n + 5]),
+                   tuple(points[2 * n + 5:]), scalars[0], scalars[1], scalars[2], scalars[3],
+                   tuple(scalars[4:4 + n]), tuple(scalars[4 + n:]))
+
+    def challenge(self, seed: bytes) -> bytes:
+        """c: the step-6 hash over the seed, the chain and the carried commitments."""
+        t1, t2, t3, t41, t42 = self.t
+        return _final_challenge(seed, self.chain, t1, t2, t3, t41, t42, self.t_hat)
 
 
 # ---------------------------------------------------------------- helpers
@@ -249,7 +249,7 @@ def prove_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], wit
     t_hat = [_lincomb([(w_hat[i], g.G), (w_prime[i], chain[i - 1] if i else h)]) for i in range(n)]  # n b + n v
     c = _int(_final_challenge(seed, chain, t1, t2, t3, t41, t42, t_hat))
     return ShuffleProof(
-        tuple(commitments), tuple(chain), _sc(c),
+        tuple(commitments), tuple(chain), (t1, t2, t3, t41, t42), tuple(t_hat),
         _sc(w1 + c * rho_bar), _sc(w2 + c * rho_hat_total), _sc(w3 + c * rho_tilde), _sc(w4 + c * r_tilde),
         tuple(_sc(w_hat[i] + c * rho_hat[i]) for i in range(n)),
         tuple(_sc(w_prime[i] + c * u_perm[i]) for i in range(n)),
@@ -278,8 +278,8 @@ def verify_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], pr
     """Raise ShuffleProofError unless ``proof`` shows ``after`` is a re-encrypted
     permutation of ``before`` under ``joint_key``. ``before`` and ``joint_key`` are the
     verifier's own state; ``after`` and the proof come from the shuffler and need no
-    prior point check (every point of them is checked here). Cost: n + 5 msm calls, 4n point
-    checks (SPEC §25.12)."""
+    prior point check (every point of them is checked here). Cost: one msm of about 8n
+    distinct points, which decodes each (SPEC §25.12)."""
     n = len(before)
     if n == 0:
         raise ShuffleProofError("an empty deck has no shuffle", participant)
@@ -287,96 +287,117 @@ def verify_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], pr
         raise ShuffleProofError(f"deck had {n} cards before and {len(after)} after", participant)
     if not isinstance(proof, ShuffleProof):
         proof = ShuffleProof.from_bytes(proof, n, participant)
+    if (len(proof.commitments) != n or len(proof.chain) != n or len(proof.t) != 5 or len(proof.t_hat) != n
+            or len(proof.s_hat) != n or len(proof.s_prime) != n):
+        raise ShuffleProofError("proof does not fit the deck size", participant)
     digest = _input_digest(before, after, proof.to_bytes(), joint_key, context) if remember_verified else None
     if digest is not None and digest in _VERIFIED:
         return
-    if len(proof.commitments) != n or len(proof.chain) != n or len(proof.s_hat) != n or len(proof.s_prime) != n:
-        raise ShuffleProofError("proof does not fit the deck size", participant)
     try:
-        expected = _expected_challenge(before, after, proof, joint_key, context)
-    except ShuffleProofError as exc:   # a point or a degenerate product, before the challenge
+        _check_equations(before, after, proof, joint_key, context)
+    except ShuffleProofError as exc:
         raise ShuffleProofError(exc.reason, participant) from None
-    if expected != proof.challenge:
-        raise ShuffleProofError("challenge does not match the transcript", participant)
     if digest is not None:
         if len(_VERIFIED) >= _VERIFIED_MAX:
             del _VERIFIED[next(iter(_VERIFIED))]
         _VERIFIED[digest] = None
 
 
-_DEGENERATE = "a zero scalar or a product that is the identity"
+def _named_points(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
+                  joint_key: bytes) -> tuple[tuple[str, bytes], ...]:
+    """Every point the equations take, named, in the order a refusal names the first bad
+    one (SPEC §25.12): the shuffler's (output deck, commitments, chain, the t's), then the
+    verifier's own input deck and key."""
+    return (*((f"output card {i} C1", ct.c1) for i, ct in enumerate(after)),
+            *((f"output card {i} C2", ct.c2) for i, ct in enumerate(after)),
+            *((f"commitment {j}", p) for j, p in enumerate(proof.commitments)),
+            *((f"chain point {i}", p) for i, p in enumerate(proof.chain)),
+            *((f"t{k}", p) for k, p in zip(("1", "2", "3", "4,1", "4,2"), proof.t)),
+            *((f"t-hat {i}", p) for i, p in enumerate(proof.t_hat)),
+            *((f"input card {j} C1", ct.c1) for j, ct in enumerate(before)),
+            *((f"input card {j} C2", ct.c2) for j, ct in enumerate(before)),
+            ("joint key", joint_key))
 
 
-def _check_points(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
-                  joint_key: bytes) -> None:
-    """Validate every point the sums take (SPEC §25.12), each distinct encoding once: the
-    shuffler's first (output deck, then commitments, then chain, the order the error names
-    the first bad one in), then the verifier's own input deck and key, which passed before
-    and cost a look-up."""
-    named = (*((f"output card {i} C1", ct.c1) for i, ct in enumerate(after)),
-             *((f"output card {i} C2", ct.c2) for i, ct in enumerate(after)),
-             *((f"commitment {j}", p) for j, p in enumerate(proof.commitments)),
-             *((f"chain point {i}", p) for i, p in enumerate(proof.chain)),
-             *((f"input card {j} C1", ct.c1) for j, ct in enumerate(before)),
-             *((f"input card {j} C2", ct.c2) for j, ct in enumerate(before)),
-             ("joint key", joint_key))
-    for name, p in named:
+def _name_bad_point(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
+                    joint_key: bytes) -> None:
+    """Raise the refusal that names the first point that fails §25.1 validation, if any."""
+    for name, p in _named_points(before, after, proof, joint_key):
         try:
             point_cache.valid(p)
         except g.InvalidPoint as exc:
             raise ShuffleProofError(f"{name}: {exc.reason}") from None
 
 
-def _merged(terms: Sequence[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
-    """Equal bases merged (Σ k_i·P = (Σ k_i)·P); a merged coefficient that is zero modulo L
-    refuses the proof (SPEC §25.12: the rule of the verifier before msm, kept exactly)."""
-    merged: dict[bytes, int] = {}
-    for k, p in terms:
-        merged[p] = (merged.get(p, 0) + k) % _L
-    if 0 in merged.values():
-        raise ShuffleProofError(_DEGENERATE)
-    return [(k, p) for p, k in merged.items()]
+def weights(c: bytes, count: int) -> list[int]:
+    """The 128-bit weights of the folded equations (SPEC §25.12): SHAKE-256 of
+    lp(WEIGHT_TAG, c), read 16 bytes at a time little-endian; a zero weight becomes 1."""
+    stream = hashlib.shake_256(g.lp(WEIGHT_TAG, c)).digest(16 * count)
+    return [int.from_bytes(stream[16 * k:16 * k + 16], "little") or 1 for k in range(count)]
 
 
-def _sum(terms: Sequence[tuple[int, bytes]]) -> bytes:
-    """One msm call; the identity is hashed as its encoding, 32 zero bytes."""
-    return _msm.msm(terms) or g.IDENTITY
-
-
-def _expected_challenge(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
-                        joint_key: bytes, context: bytes) -> bytes:
-    """The step-6 hash over the commitments recomputed from the responses (SPEC §25.10,
-    §25.12): n + 5 msm calls, one per commitment, and one base multiplication."""
+def equation_terms(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
+                   joint_key: bytes, context: bytes) -> dict[bytes, int]:
+    """The weighted sum of the verifier's n + 5 equations (SPEC §25.10, §25.12), each written
+    as "= identity", as merged coefficients by point: the proof is valid iff this sum is
+    the identity (and every point is a valid one)."""
     n = len(before)
     h, hs = generators(n)
-    _check_points(before, after, proof, joint_key)
     seed = _seed(context, joint_key, before, after, proof.commitments)
     u = _challenges(seed, n)
-    c, s1, s2, s3, s4 = (_int(x) for x in (proof.challenge, proof.s1, proof.s2, proof.s3, proof.s4))
+    c = _int(proof.challenge(seed))
+    s1, s2, s3, s4 = (_int(x) for x in (proof.s1, proof.s2, proof.s3, proof.s4))
     s_hat = [_int(x) for x in proof.s_hat]
     s_prime = [_int(x) for x in proof.s_prime]
+    w1, w2, w3, w41, w42, *w_hat = weights(_sc(c), n + 5)
     u_prod = 1
     for k in u:
         u_prod = u_prod * k % _L
-    if 0 in (c, s1, s2, u_prod) or 0 in s_hat or 0 in s_prime:
-        raise ShuffleProofError(_DEGENERATE)
+    acc: dict[bytes, int] = {}
+
+    def add(k: int, p: bytes) -> None:
+        acc[p] = acc.get(p, 0) + k
+
     chain = proof.chain
-    # t1 = s1·G − c·c̄, c̄ = ΣC_j − ΣH_i (additions, not products: one scalar for all)
-    c_bar = g.sub(g.sum_points(list(proof.commitments)), _generator_sum(n))
-    if c_bar == g.IDENTITY:
-        raise ShuffleProofError(_DEGENERATE)
-    t1 = _sum([(s1, g.G), (-c, c_bar)])
-    # t2 = s2·G − c·ĉ, ĉ = Ĉ_{n-1} − (∏u_j)·H: one sum; ĉ = identity iff t2 = s2·G (c ≠ 0)
-    t2 = _sum([(s2, g.G), (-c, chain[-1]), (c * u_prod, h)])
-    if t2 == g.base_mul(proof.s2):
-        raise ShuffleProofError(_DEGENERATE)
-    # t3 = s3·G + Σ s'_i·H_i − c·Σ u_j·C_j
-    t3 = _sum(_merged([(s3, g.G), *zip(s_prime, hs), *((-c * u[j], proof.commitments[j]) for j in range(n))]))
-    # t4 = Σ s'_i·after[i] − s4·(G, Y) − c·Σ u_j·before[j]
-    t41 = _sum(_merged([*((s_prime[i], after[i].c1) for i in range(n)), (-s4, g.G),
-                        *((-c * u[j], before[j].c1) for j in range(n))]))
-    t42 = _sum(_merged([*((s_prime[i], after[i].c2) for i in range(n)), (-s4, joint_key),
-                        *((-c * u[j], before[j].c2) for j in range(n))]))
-    # t̂_i = ŝ_i·G + s'_i·Ĉ_{i-1} − c·Ĉ_i
-    t_hat = [_sum([(s_hat[i], g.G), (s_prime[i], chain[i - 1] if i else h), (-c, chain[i])]) for i in range(n)]
-    return _final_challenge(seed, chain, t1, t2, t3, t41, t42, t_hat)
+    t1, t2, t3, t41, t42 = proof.t
+    # E1: s1·G − c·ΣC_j + c·ΣH_i − t1;  E2: s2·G − c·Ĉ_{n-1} + c·∏u·H − t2
+    # E3: s3·G + Σ s'_i·H_i − c·Σ u_j·C_j − t3
+    add(w1 * s1 + w2 * s2 + w3 * s3 - w41 * s4 + sum(w * s for w, s in zip(w_hat, s_hat)), g.G)
+    for j in range(n):
+        add(-c * (w1 + w3 * u[j]), proof.commitments[j])
+        add(w1 * c + w3 * s_prime[j], hs[j])
+    add(-w2 * c, chain[-1])
+    add(w2 * c * u_prod, h)
+    # E4,1: Σ s'_i·a'_i − s4·G − c·Σ u_j·a_j − t4,1;  E4,2: the same on C2 with Y
+    for i in range(n):
+        add(w41 * s_prime[i], after[i].c1)
+        add(w42 * s_prime[i], after[i].c2)
+        add(-w41 * c * u[i], before[i].c1)
+        add(-w42 * c * u[i], before[i].c2)
+    add(-w42 * s4, joint_key)
+    # Ê_i: ŝ_i·G + s'_i·Ĉ_{i-1} − c·Ĉ_i − t̂_i   (Ĉ_{-1} = H)
+    for i in range(n):
+        add(w_hat[i] * s_prime[i], chain[i - 1] if i else h)
+        add(-w_hat[i] * c, chain[i])
+        add(-w_hat[i], proof.t_hat[i])
+    for w, t in zip((w1, w2, w3, w41, w42), (t1, t2, t3, t41, t42)):
+        add(-w, t)
+    return {p: k % _L for p, k in acc.items()}
+
+
+def _check_equations(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
+                     joint_key: bytes, context: bytes) -> None:
+    """One msm over the folded equations. The msm decodes every point whose coefficient is
+    not zero; the others (there are none in practice) are validated one by one, so every
+    point is checked and the refusal names the first bad one in the fixed order."""
+    merged = equation_terms(before, after, proof, joint_key, context)
+    if not all(point_cache.is_valid(p) for p, k in merged.items() if not k):
+        _name_bad_point(before, after, proof, joint_key)
+    try:
+        total = _msm.sum_merged(merged)
+    except g.GroupError:
+        _name_bad_point(before, after, proof, joint_key)
+        raise ShuffleProofError("a point was refused") from None   # pragma: no cover - named above
+    if total is not None:
+        raise ShuffleProofError("the proof's equations do not hold")
+    point_cache.note_valid([p for ct in after for p in (ct.c1, ct.c2)])

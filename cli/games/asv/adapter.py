@@ -25,7 +25,7 @@ from protocol.session import CHANCE, DeckRequest, GameRuleError
 
 __all__ = ["AsvRules", "RULES_NAME", "label_for", "name_of"]
 
-RULES_NAME = "amazing-space-venture/9"
+RULES_NAME = "amazing-space-venture/10"
 PREFIX = {"tiles": "tile", "refuel": "card", "port": "card", "quests": "quest", "roles": "card",
           "peek": "card", "look": "card", "hand": "card"}
 assert ENGINE_CHANCE == CHANCE

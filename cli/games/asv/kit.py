@@ -34,6 +34,7 @@ class AsvKit(KitBase):
     min_players, max_players = 1, 4
     rules_name = RULES_NAME
     group_since = 8   # the first rules version whose keys and decks are ristretto255 (SPEC §25.1)
+    proofs_since = 10  # the first whose shuffle proofs are in commitment form (SPEC §25.10)
     bot_kinds = tuple(BOTS)
     thinking_bots = ("search",)   # it thinks --think seconds a decision (SPEC §12.3)
     engine_errors = (EngineError,)

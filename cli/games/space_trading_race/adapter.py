@@ -25,7 +25,7 @@ from .outcome import result_of
 __all__ = ["RULES_NAME", "TradingRaceRules", "mission_label"]
 
 # /1 dice from decks of faces; /3 ristretto255; /4 hand-over by refresh (§59.5), takebacks, the clock pass
-RULES_NAME = "space-trading-race/4"
+RULES_NAME = "space-trading-race/5"
 assert ENGINE_CHANCE == CHANCE
 MISSION_PREFIX = "mission"
 

@@ -25,6 +25,7 @@ class TradingRaceKit(KitBase):
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     rules_name = RULES_NAME
     group_since = 3   # the first rules version whose keys and decks are ristretto255 (SPEC §25.1)
+    proofs_since = 5   # the first whose shuffle proofs are in commitment form (SPEC §25.10)
     bot_kinds = tuple(BOTS)
     engine_errors = (TradingRaceError,)
     variants: tuple[str, ...] = ()        # one game; its time limit is an option

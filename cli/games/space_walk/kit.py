@@ -43,6 +43,7 @@ class SpaceWalkKit(KitBase):
     min_players, max_players = 2, 5
     rules_name = RULES_NAME
     group_since = 2   # the first rules version whose keys are ristretto255 (SPEC §25.1)
+    proofs_since = 0  # no decks, so no shuffle proofs (SPEC §25.10)
     bot_kinds = tuple(BOTS)
     engine_errors = (SpaceWalkError,)
     variants = ("action-cards",)
