@@ -75,10 +75,15 @@ def test_chaum_pedersen_known_answer():
     d = g.mul(X, C1)
     assert d.hex() == "3c39155f7e2a5efbda938bddc59e2870348074bc08cdd76446f57dcd22b99b5f"
     proof = pf.prove_equal_dlog(X, C1, CTX, nonce=K)
+    # commitment form (SPEC §25.2): A ‖ B ‖ s; the same nonce gave challenge a52d57bc… and this
+    # s in the challenge form before
     assert proof.to_bytes().hex() == (
-        "a52d57bccca4882d5532ef5e6e3fc3de782f382a0587974edd63de471b536201"
+        "96d8ce7685c29075810dab5004b2dd41733ff72df1aba91845454dba669a6002"
+        "e0127e91a147d802e174ee0963b341cb99267a674ea924f008e76c96e807674c"
         "dc34a855a87a057196646c5e4482db88bdd7c91753b53af1772af55f247cf806"
     )
+    assert pf._cp_challenge(CTX, y, C1, d, proof.a, proof.b).hex() == (
+        "a52d57bccca4882d5532ef5e6e3fc3de782f382a0587974edd63de471b536201")
     pf.verify_equal_dlog(y, C1, d, proof, CTX)
     # passing precomputed public/share gives the same proof
     assert pf.prove_equal_dlog(X, C1, CTX, public=y, share=d, nonce=K) == proof
@@ -89,7 +94,7 @@ def test_chaum_pedersen_rejects_forgeries():
     d = g.mul(X, C1)
     proof = pf.prove_equal_dlog(X, C1, CTX)
     other = g.scalar_from_int(99)
-    with pytest.raises(pf.InvalidProof, match="challenge does not match"):
+    with pytest.raises(pf.InvalidProof, match="equations do not hold"):
         pf.verify_equal_dlog(y, C1, d, proof, b"ctx2")
     # a share made with a different secret (wrong decryption share)
     with pytest.raises(pf.InvalidProof):
@@ -99,10 +104,23 @@ def test_chaum_pedersen_rejects_forgeries():
         pf.verify_equal_dlog(y, C1, g.mul(other, C1), pf.prove_equal_dlog(other, C1, CTX), CTX)
     with pytest.raises(pf.InvalidProof):
         pf.verify_equal_dlog(y, g.G, d, proof, CTX)
-    with pytest.raises(pf.InvalidProof):
-        pf.verify_equal_dlog(y, C1, d, pf.Proof(flip(proof.challenge, 5), proof.response), CTX)
-    with pytest.raises(pf.InvalidProof):
-        pf.verify_equal_dlog(y, C1, d, pf.Proof(proof.challenge, flip(proof.response, 5)), CTX)
+    other_point = g.hash_to_point(b"test", b"A")
+    for bad in (pf.EqualDlogProof(other_point, proof.b, proof.response),
+                pf.EqualDlogProof(proof.a, other_point, proof.response),
+                pf.EqualDlogProof(proof.b, proof.a, proof.response),
+                pf.EqualDlogProof(proof.a, proof.b, flip(proof.response, 5))):
+        with pytest.raises(pf.InvalidProof, match="equations do not hold"):
+            pf.verify_equal_dlog(y, C1, d, bad, CTX)
+    with pytest.raises(pf.InvalidProof, match="commitment A: identity"):
+        pf.verify_equal_dlog(y, C1, d, pf.EqualDlogProof(g.IDENTITY, proof.b, proof.response), CTX)
+    marked = proof.b[:31] + bytes([proof.b[31] | 0x80])         # bit 255 set: never an encoding
+    with pytest.raises(pf.InvalidProof, match="commitment B"):
+        pf.verify_equal_dlog(y, C1, d, pf.EqualDlogProof(proof.a, marked, proof.response), CTX)
+    with pytest.raises(pf.InvalidProof, match="non-canonical"):
+        bumped = (g.scalar_to_int(proof.response) + g.L).to_bytes(32, "little")
+        pf.verify_equal_dlog(y, C1, d, pf.EqualDlogProof(proof.a, proof.b, bumped), CTX)
+    with pytest.raises(pf.InvalidProof, match="96 bytes"):
+        pf.EqualDlogProof.from_bytes(proof.to_bytes()[:95])
     with pytest.raises(pf.InvalidProof, match="share: identity"):
         pf.verify_equal_dlog(y, C1, g.IDENTITY, proof, CTX)
     with pytest.raises(pf.InvalidProof, match="share"):
@@ -113,7 +131,9 @@ def test_chaum_pedersen_rejects_forgeries():
 
 def test_proof_kinds_are_domain_separated():
     # A Schnorr proof is never a Chaum-Pedersen proof, even with the same nonce and context.
-    assert pf.prove_dlog(X, CTX, nonce=K).challenge != pf.prove_equal_dlog(X, g.G, CTX, nonce=K).challenge
+    # (the same nonce: equal commitments k·G, so equal responses would mean equal challenges)
+    schnorr, cp = pf.prove_dlog(X, CTX, nonce=K), pf.prove_equal_dlog(X, g.G, CTX, nonce=K)
+    assert cp.a == g.base_mul(K) and schnorr.response != cp.response
 
 
 def test_nonces_are_hedged_with_the_secret_the_statement_and_fresh_randomness(monkeypatch):

@@ -5,26 +5,32 @@
 
 Both use Fiat-Shamir: the challenge is SHA-512 over a length-prefixed transcript that
 starts with a domain tag and the caller's context (game id, event, player ...), then the
-statement and the commitments, reduced modulo L. A proof is 64 bytes: challenge c then
-response s, both canonical scalars. Proof verification never trusts its inputs: points
-are validated and scalars must be canonical and non-zero.
+statement and the commitments, reduced modulo L. A Schnorr proof is 64 bytes, challenge c
+then response s (challenge form). A Chaum-Pedersen proof is 96 bytes, its commitments A
+and B then s (commitment form): the verifier hashes c itself, so its two equations are
+one sum, and a log's verifier may defer them into one sum for many proofs
+(protocol/crypto/proof_batch.py). Proof verification never trusts its inputs: points are
+validated and scalars must be canonical and non-zero.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-
 from dataclasses import dataclass
 
 from protocol.crypto import group as g
 from protocol.crypto import point_cache
 from protocol.crypto import msm as _msm
+from protocol.crypto import proof_batch
 from protocol.errors import InvalidProof
 
 SCHNORR_TAG = b"p2p-asv/schnorr-pok/v1"
 CHAUM_PEDERSEN_TAG = b"p2p-asv/chaum-pedersen/v1"
 NONCE_TAG = b"p2p-asv/proof-nonce/v1"
+CP_WEIGHT_TAG = b"p2p-asv/chaum-pedersen/weight/v1"
 PROOF_BYTES = 64
+EQUAL_DLOG_PROOF_BYTES = 96
 
 
 @dataclass(frozen=True)
@@ -112,14 +118,38 @@ def verify_dlog(public: bytes, proof: Proof, context: bytes) -> None:
 # ---------------------------------------------------------------- Chaum-Pedersen
 
 
+@dataclass(frozen=True)
+class EqualDlogProof:
+    """Chaum-Pedersen proof in commitment form (SPEC §25.2): A ‖ B ‖ s, 96 bytes."""
+
+    a: bytes
+    b: bytes
+    response: bytes
+
+    def to_bytes(self) -> bytes:
+        return self.a + self.b + self.response
+
+    @classmethod
+    def from_bytes(cls, data: object, kind: str = "") -> "EqualDlogProof":
+        if not isinstance(data, (bytes, bytearray)) or len(data) != EQUAL_DLOG_PROOF_BYTES:
+            raise InvalidProof(kind or "encoded", f"proof must be {EQUAL_DLOG_PROOF_BYTES} bytes")
+        data = bytes(data)
+        return cls(data[:32], data[32:64], data[64:])
+
+
 def _cp_challenge(context: bytes, public: bytes, base2: bytes, share: bytes, a: bytes, b: bytes) -> bytes:
     return g.hash_to_scalar(CHAUM_PEDERSEN_TAG, context, g.G, public, base2, share, a, b)
+
+
+def _cp_weight(c: bytes) -> int:
+    """The weight of the second equation (SPEC §25.2): 16 bytes of SHAKE-256 of lp(tag, c)."""
+    return int.from_bytes(hashlib.shake_256(g.lp(CP_WEIGHT_TAG, c)).digest(16), "little") or 1
 
 
 def prove_equal_dlog(
     secret: bytes, base2: bytes, context: bytes, *, public: bytes | None = None,
     share: bytes | None = None, nonce: bytes | None = None,
-) -> Proof:
+) -> EqualDlogProof:
     """Prove log_G(Y) = log_{base2}(D) for Y = secret·G, D = secret·base2.
 
     ``public``/``share`` may be passed when the caller already computed them (saves a
@@ -137,35 +167,54 @@ def prove_equal_dlog(
         c = _cp_challenge(context, public, base2, share, a, b)
         s = g.scalar_add(k, g.scalar_mul(c, secret))
         if g.scalar_to_int(c) and g.scalar_to_int(s):
-            return Proof(c, s)
+            return EqualDlogProof(a, b, s)
         if nonce is not None:  # pragma: no cover - probability 2**-251
             raise g.InvalidScalar("test nonce gives a zero challenge or response")
 
 
-def verify_equal_dlog(public: bytes, base2: bytes, share: bytes, proof: Proof, context: bytes) -> None:
-    """Check a Chaum-Pedersen proof. Cost: two 2-term msm (1 base + 3 var mults on the pure
-    path) + the point checks of §25.12 (normally one: the share; Y and C were seen before).
-
-    Recomputes A = s·G − c·Y and B = s·C − c·D and requires c = H(tag, ctx, G, Y, C, D, A, B).
-    The proof carries (c, s), not (A, B), so A and B must each be computed: proofs are not
-    batched with random weights (SPEC §25.12). Every point is validated before it enters a
-    sum; ``public`` and ``base2`` are normally state that passed before, so their check is
-    a look-up.
+def verify_equal_dlog(public: bytes, base2: bytes, share: bytes, proof: EqualDlogProof, context: bytes) -> None:
+    """Check a Chaum-Pedersen proof (SPEC §25.2, §25.12): c = H(tag, ctx, G, Y, C, D, A, B),
+    then s·G = A + c·Y and s·C = B + c·D, folded into one 6-term sum with a weight drawn
+    from c. Inside ``proof_batch.deferring(batch)`` the sum goes to the batch instead and
+    the points it takes are checked there (a log's verifier, SPEC §25.14). ``public`` and
+    ``base2`` are normally state that passed before, so their check is a look-up.
     """
     kind = "Chaum-Pedersen"
     for name, p in (("public key", public), ("base", base2)):
         if not isinstance(p, (bytes, bytearray)) or len(p) != g.POINT_BYTES:
             raise InvalidProof(kind, f"{name}: not a {g.POINT_BYTES}-byte point")
+    if not isinstance(share, (bytes, bytearray)) or len(share) != g.POINT_BYTES:
+        raise InvalidProof(kind, f"share: not a {g.POINT_BYTES}-byte point")
+    batch = proof_batch.active()
+    if batch is None:
+        try:
+            share = point_cache.valid(share)
+        except g.InvalidPoint as exc:
+            raise InvalidProof(kind, f"share: {exc.reason}") from exc
     try:
-        share = point_cache.valid(share)
-    except g.InvalidPoint as exc:
-        raise InvalidProof(kind, f"share: {exc.reason}") from exc
-    _check_scalars(proof, kind)
+        g.validate_scalar(proof.response, nonzero=True)
+    except g.InvalidScalar as exc:
+        raise InvalidProof(kind, f"bad scalar: {exc.reason}") from exc
     if not (point_cache.is_valid(public) and point_cache.is_valid(base2)):
         raise InvalidProof(kind, "a point was rejected or a product was the identity")
-    public, base2 = bytes(public), bytes(base2)
-    c, s = g.scalar_to_int(proof.challenge), g.scalar_to_int(proof.response)
-    a = _msm.msm([(s, g.G), (-c, public)]) or g.IDENTITY
-    b = _msm.msm([(s, base2), (-c, share)]) or g.IDENTITY
-    if _cp_challenge(context, public, base2, share, a, b) != proof.challenge:
-        raise InvalidProof(kind, "challenge does not match transcript")
+    public, base2, share = bytes(public), bytes(base2), bytes(share)
+    c_bytes = _cp_challenge(context, public, base2, share, proof.a, proof.b)
+    c, s = g.scalar_to_int(c_bytes), g.scalar_to_int(proof.response)
+    if not c:   # pragma: no cover - probability 2**-252
+        raise InvalidProof(kind, "a zero challenge")
+    w = _cp_weight(c_bytes)
+    terms = [(s, g.G), (-1, proof.a), (-c, public), (w * s, base2), (-w, proof.b), (-w * c, share)]
+    if batch is not None:
+        batch.add(c_bytes, terms)
+        return
+    try:
+        holds = _msm.is_identity(terms)   # decodes A and B (one-time points: not remembered)
+    except g.GroupError:
+        for name, p in (("commitment A", proof.a), ("commitment B", proof.b)):
+            try:
+                g.validate_point(p)
+            except g.InvalidPoint as exc:
+                raise InvalidProof(kind, f"{name}: {exc.reason}") from exc
+        raise   # pragma: no cover - the sum refuses only the points named above
+    if not holds:
+        raise InvalidProof(kind, "the proof's equations do not hold")

@@ -16,9 +16,12 @@ from protocol.crypto import point_cache
 from protocol.crypto import proofs
 from protocol.poker.cards import Ciphertext, MentalPokerError
 
-__all__ = ["REFRESH_TAG", "RefreshProofError", "refresh_card", "verify_refresh"]
+__all__ = ["REFRESH_TAG", "REFRESH_PROOF_BYTES", "RefreshProofError", "refresh_card", "verify_refresh"]
 
 REFRESH_TAG = b"p2p-asv/refresh/v1"
+
+#: A refresh's proof: the Chaum-Pedersen proof of SPEC §25.2, A ‖ B ‖ s.
+REFRESH_PROOF_BYTES = proofs.EQUAL_DLOG_PROOF_BYTES
 
 
 class RefreshProofError(MentalPokerError):
@@ -35,7 +38,7 @@ def _context(context: bytes, participant: str) -> bytes:
 
 
 def refresh_card(ct: Ciphertext, joint_key: bytes, context: bytes, participant: str,
-                 *, r: bytes | None = None) -> tuple[Ciphertext, proofs.Proof]:
+                 *, r: bytes | None = None) -> tuple[Ciphertext, proofs.EqualDlogProof]:
     """A fresh re-encryption of `ct` and its proof. Cost: 2 base + 2 var mults."""
     r = g.random_scalar() if r is None else g.validate_scalar(r, nonzero=True)
     d1, d2 = g.base_mul(r), g.mul(r, joint_key)
@@ -55,7 +58,7 @@ def verify_refresh(before: Ciphertext, after: Ciphertext, proof: bytes, joint_ke
         point_cache.valid(after.c2)
         d1 = point_cache.valid(g.sub(after.c1, before.c1))   # remembered: the proof's check of Y is a look-up
         d2 = point_cache.valid(g.sub(after.c2, before.c2))
-        proofs.verify_equal_dlog(d1, joint_key, d2, proofs.Proof.from_bytes(proof, "refresh"),
+        proofs.verify_equal_dlog(d1, joint_key, d2, proofs.EqualDlogProof.from_bytes(proof, "refresh"),
                                  _context(context, participant))
     except g.InvalidPoint as exc:
         raise RefreshProofError(participant, f"not a re-randomised card: {exc.reason}") from None

@@ -269,18 +269,20 @@ class DeckBook:
         p = self.current
         k = len(p.refresh)
         if not isinstance(data, bytes) or not isinstance(proofs, bytes) or len(data) != k * mp.CIPHERTEXT_BYTES \
-                or len(proofs) != k * 64:
-            raise BadBody(f'"d" and "p" must be bin {k * mp.CIPHERTEXT_BYTES} and bin {k * 64}', seq=seq, author=author)
+                or len(proofs) != k * rf.REFRESH_PROOF_BYTES:
+            raise BadBody(f'"d" and "p" must be bin {k * mp.CIPHERTEXT_BYTES} and bin {k * rf.REFRESH_PROOF_BYTES}',
+                          seq=seq, author=author)
         if answered != self.refresh_inputs():
             raise BadBody(f'"for" must be [handle, input card] of {" ".join(f"#{h}" for h in p.refresh)}, in order',
                           seq=seq, author=author)
         after = [mp.Ciphertext(data[i:i + 32], data[i + 32:i + 64]) for i in range(0, len(data), 64)]
+        n = rf.REFRESH_PROOF_BYTES
         for i, (h, before, ct) in enumerate(zip(p.refresh, p.fresh, after)):
             if ct.c1 in self.seen_c1 or ct.c1 in {c.c1 for c in after[:i]}:
                 raise BadRefresh(f"card #{h} repeats a C1 already in the game", seq=seq, author=author)
             if not own:
                 try:
-                    rf.verify_refresh(before, ct, proofs[64 * i:64 * i + 64], self.joint_key,
+                    rf.verify_refresh(before, ct, proofs[n * i:n * i + n], self.joint_key,
                                       refresh_context(self.game, seq, author, h), self.names[seat])
                 except rf.RefreshProofError as exc:
                     raise BadRefresh(f"card #{h}: {exc.reason}", seq=seq, author=author) from None

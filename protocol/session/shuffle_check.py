@@ -94,13 +94,14 @@ class _Checker:
         body = ev.body
         after, proofs, answered = _cards(body.get("d")), body.get("p"), body.get("for")
         if not isinstance(answered, list) or not isinstance(proofs, bytes) or len(answered) != len(after) \
-                or len(proofs) != 64 * len(after):
+                or len(proofs) != rf.REFRESH_PROOF_BYTES * len(after):
             raise ValueError('"for", "d" and "p" must answer one card each')
         for i, ((handle, raw), ct) in enumerate(zip(answered, after)):
             before, = _cards(raw)
             if self.made.get(before.c1) != before:
                 raise ValueError(f"refreshed card {i} is no card the log made")
-            rf.verify_refresh(before, ct, proofs[64 * i:64 * i + 64], self.joint(),
+            n = rf.REFRESH_PROOF_BYTES
+            rf.verify_refresh(before, ct, proofs[n * i:n * i + n], self.joint(),
                               refresh_context(ev.game, ev.seq, ev.author, handle), fingerprint(ev.author))
             self.out.refreshes += 1
             self.made[ct.c1] = ct

@@ -15,6 +15,7 @@ from pathlib import Path
 from protocol.errors import EventError, LogError
 from protocol.session.game_rules import GameRules
 from protocol.crypto import fingerprint
+from protocol.crypto.proof_batch import ProofBatch, deferring
 from protocol.crypto.sig_batch import BATCH_SIZE
 from protocol.log import SignedEvent, parse_events, scan_log
 from protocol.session.chat_check import check_chat
@@ -186,10 +187,12 @@ def _check_secrecy(session: Session, reader: OutsiderReader, ev) -> None:
                               seq=ev.seq, author=ev.author)
 
 
-def _feed_all(checker: LogChecker, records: list[bytes], game: bytes) -> bool:
+def _feed_all(checker: LogChecker, records: list[bytes], game: bytes, batch: ProofBatch | None = None) -> bool | None:
     """Feed every record; False at the first refused. The signatures are checked a batch at a
     time ahead of the replay (SPEC §20.6): the events up to the first bad wire go in parsed,
-    and that wire goes in as it is, so the replay refuses it with parse_event's own error."""
+    and that wire goes in as it is, so the replay refuses it with parse_event's own error.
+    With a proof batch (SPEC §25.14), its equations are summed after each chunk and before
+    any verdict; None when one does not hold (the replay is then of no use)."""
     start = 0
     while start < len(records):
         chunk = records[start:start + BATCH_SIZE]
@@ -197,12 +200,19 @@ def _feed_all(checker: LogChecker, records: list[bytes], game: bytes) -> bool:
         for i, ev in enumerate(good):
             _look_ahead(checker, records, start + i)
             if not checker.feed(ev):
-                return False
+                return _held(batch, False)
         if len(good) < len(chunk):
             _look_ahead(checker, records, start + len(good))
-            return checker.feed(chunk[len(good)])   # refused here, by parse_event's own check
+            return _held(batch, checker.feed(chunk[len(good)]))   # refused here, by parse_event's own check
+        if _held(batch, True) is None:
+            return None
         start += len(chunk)
-    return True
+    return _held(batch, True)
+
+
+def _held(batch: ProofBatch | None, result: bool) -> bool | None:
+    """`result`, or None if the batch's pending equations do not all hold."""
+    return None if batch is not None and not batch.holds() else result
 
 
 def _look_ahead(checker: LogChecker, records: list[bytes], index: int) -> None:
@@ -211,18 +221,44 @@ def _look_ahead(checker: LogChecker, records: list[bytes], index: int) -> None:
     checker.session.keep_undo = index + 1 >= len(records) or _TAKEBACK_TEXT in records[index + 1]
 
 
-def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None) -> tuple[VerifyReport, Session | None]:
-    """Replay the log (through seq `upto`, if given) with an observer Session."""
+def verify_log(path: str | Path, rules: GameRules, *, upto: int | None = None,
+               defer_proofs: bool = True) -> tuple[VerifyReport, Session | None]:
+    """Replay the log (through seq `upto`, if given) with an observer Session.
+
+    `defer_proofs` (SPEC §25.14): the share and refresh proofs' equations are summed many at
+    a time; if a sum does not hold, or anything goes wrong on the way, the log is checked
+    again with every proof checked as it is read, and that is the verdict. The verdict is
+    the same either way; deferring only makes a valid log faster to check."""
     try:
         scan = scan_log(path)
     except LogError as exc:
         return VerifyReport(False, None, reason=str(exc), kind=type(exc).__name__, spec=error_spec(exc)), None
     except OSError as exc:
         return VerifyReport(False, None, reason=f"cannot read {path}: {exc}"), None
+    if defer_proofs:
+        batch = ProofBatch()
+        try:
+            with deferring(batch):
+                done = _verify_scan(path, scan, rules, upto, batch)
+        except Exception:   # noqa: BLE001 - a bad proof's consequence, maybe: check one by one
+            done = None
+        if done is not None:
+            return done
+    result = _verify_scan(path, scan, rules, upto, None)
+    assert result is not None   # nothing is deferred
+    return result
+
+
+def _verify_scan(path: str | Path, scan, rules: GameRules, upto: int | None,
+                 batch: ProofBatch | None) -> tuple[VerifyReport, Session | None] | None:
+    """The check of a scanned log; None when a deferred batch did not hold (SPEC §25.14)."""
     checker = LogChecker(rules, scan.game)
     checker.verdict.program, checker.verdict.log_format = scan.program, scan.format_version
     records = scan.records if upto is None else scan.records[:upto + 1]
-    if _feed_all(checker, records, scan.game) and len(records) == len(scan.records):
+    fed = _feed_all(checker, records, scan.game, batch)
+    if fed is None:
+        return None
+    if fed and len(records) == len(scan.records):
         if scan.problem is not None and (upto is None or len(scan.records) <= upto):
             checker.verdict.valid = False
             checker.verdict.seq, checker.verdict.reason = scan.problem.record_index, str(scan.problem)
