@@ -831,8 +831,10 @@ static int p3_is_identity(const ge_p3 *p)
     return fe_is_zero(&p->X) && fe_eq(&p->Y, &p->Z);
 }
 
-/* 1 when p is in the prime-order subgroup and not the identity: L*p is the identity. */
-static int in_prime_subgroup(const ge_p3 *p)
+/* 1 when p is in the prime-order subgroup and not the identity: L*p is the identity. One
+ * multiplication by L (about 250 doublings); kept as the reference that tests compare
+ * in_prime_subgroup with (ed25519_in_subgroup(points, 1)). */
+static int in_prime_subgroup_by_l(const ge_p3 *p)
 {
     ge_cached tab[NAF_TABLE];
     signed char naf[NAF_LEN];
@@ -841,6 +843,94 @@ static int in_prime_subgroup(const ge_p3 *p)
         return 0;
     msm_straus(&lp, 1, p, L_BYTES, tab, naf);
     return p3_is_identity(&lp);
+}
+
+/* 1 + d; 1/sqrt(i*d) (i = sqrt(-1) = FE_SQRT_M1; i and d are both non-squares, so i*d is a
+ * square) */
+static const fe FE_ONE_PLUS_D = {{0x34dca135978a4ULL, 0x1a8283b156ebdULL, 0x5e7a26001c029ULL, 0x739c663a03cbbULL, 0x52036cee2b6ffULL}};
+static const fe FE_INVSQRT_ID = {{0x75abf60aecffeULL, 0x45fd53926199eULL, 0x7045c1c2aa5c4ULL, 0x1a1b551f5d93eULL, 0x0d998df37290dULL}};
+
+/* The same answer as in_prime_subgroup_by_l for every affine point (x, y) of the curve, by
+ * three field exponentiations instead of a multiplication by L (SPEC §20.6 gives the proof).
+ * The group is Z/8 x Z/L, so P is of the prime-order subgroup iff P is in 8E. Apart from the
+ * eight points of small order (all refused, the identity included):
+ *   1. P is in 2E iff D = (1 + d)(1 + d y^2) is a square (2-isogeny descent: the Montgomery
+ *      u = (1 + y)/(1 - y) is a square; 1 + d is a square);
+ *   2. then its two halves Q, Q + (0, -1) have y_Q^2 = t, the root of
+ *      d(1 + y) t^2 + 2(1 - d y) t - (1 + y) = 0 that is a square: t = (-(1 - d y) +- sqrt(D)) /
+ *      (d(1 + y)); the two roots multiply to -1/d, a non-square, so exactly one is a square,
+ *      and when N/Dn is not, sqrt_ratio gives r with r^2 = i N/Dn and the other root's square
+ *      root is 1/(r sqrt(i d)). y_Q = Y/Z, and x_Q = x (d Y^4 + Z^4) / (2 Y Z (Z^2 + d Y^2))
+ *      from the doubling formula;
+ *   3. P is in 8E iff Q is in 4E (P = G + kT, T of order 8, Q = G/2 + (k/2 or k/2 + 4)T), iff
+ *      the quartic character of f(Q) = (1 + y)/(1 - y) * (x - i)^2 / x^2 is 1 (the Tate pairing
+ *      with the point (i, 0) of order 4; p = 1 mod 4, so the fourth roots of unity are in the
+ *      field). Modulo fourth powers f(Q) is (Z + Y)(Z - Y)^3 (Xn - i Xd)^2 Xn^2.
+ * No denominator or factor is zero off the small-order points (the SPEC has why). */
+static int in_prime_subgroup_affine(const fe *x, const fe *y)
+{
+    fe t, u, D, s, N, Dn, r, Y, Z, Y2, Z2, a, b, Xn, Xd, q;
+    /* the eight points of small order: x = 0 (identity, order 2), y = 0 (order 4),
+     * x = +-i y (order 8) */
+    fe_mul(&t, &FE_SQRT_M1, y);
+    fe_neg(&u, &t);
+    if (fe_is_zero(x) || fe_is_zero(y) || fe_eq(x, &t) || fe_eq(x, &u))
+        return 0;
+    /* 1. D = (1 + d)(1 + d y^2) a square, or P is not even in 2E */
+    fe_sq(&t, y);
+    fe_mul(&t, &t, &FE_D);
+    fe_add(&t, &t, &FE_ONE);
+    fe_mul(&D, &t, &FE_ONE_PLUS_D);
+    if (!fe_sqrt_ratio_m1(&s, &D, &FE_ONE))
+        return 0;
+    /* 2. t = N / Dn, N = s - (1 - d y), Dn = d (1 + y); y_Q = Y / Z */
+    fe_mul(&t, &FE_D, y);
+    fe_sub(&u, &FE_ONE, &t);
+    fe_sub(&N, &s, &u);
+    fe_add(&t, &FE_ONE, y);
+    fe_mul(&Dn, &t, &FE_D);
+    if (fe_sqrt_ratio_m1(&r, &N, &Dn)) {
+        Y = r;
+        Z = FE_ONE;
+    } else {
+        Y = FE_INVSQRT_ID;
+        Z = r;
+    }
+    fe_sq(&Y2, &Y);
+    fe_sq(&Z2, &Z);
+    fe_sq(&a, &Y2);
+    fe_mul(&a, &a, &FE_D);
+    fe_sq(&b, &Z2);
+    fe_add(&t, &a, &b);
+    fe_mul(&Xn, &t, x);                 /* x (d Y^4 + Z^4) */
+    fe_mul(&a, &Y2, &FE_D);
+    fe_add(&t, &Z2, &a);
+    fe_mul(&u, &Y, &Z);
+    fe_add(&u, &u, &u);
+    fe_mul(&Xd, &u, &t);                /* 2 Y Z (Z^2 + d Y^2) */
+    /* 3. q = (Z + Y)(Z - Y)^3 (Xn - i Xd)^2 Xn^2; in 8E iff q^((p-1)/4) = 1 */
+    fe_add(&a, &Z, &Y);
+    fe_sub(&b, &Z, &Y);
+    fe_sq(&t, &b);
+    fe_mul(&b, &t, &b);
+    fe_mul(&q, &a, &b);
+    fe_mul(&t, &FE_SQRT_M1, &Xd);
+    fe_sub(&u, &Xn, &t);
+    fe_sq(&u, &u);
+    fe_mul(&q, &q, &u);
+    fe_sq(&u, &Xn);
+    fe_mul(&q, &q, &u);
+    fe_pow22523(&t, &q);                /* q^((p-5)/8) */
+    fe_sq(&t, &t);
+    fe_mul(&t, &t, &q);                 /* q^((p-5)/4 + 1) = q^((p-1)/4) */
+    return fe_eq(&t, &FE_ONE);
+}
+
+/* 1 when p, as ed25519_decode leaves it (Z = 1), is in the prime-order subgroup and is not
+ * the identity. */
+static int in_prime_subgroup(const ge_p3 *p)
+{
+    return in_prime_subgroup_affine(&p->X, &p->Y);
 }
 
 /* batch_ok(scalars, points, n_checked) -> bool. The Ed25519 encodings are decoded strictly
@@ -894,6 +984,43 @@ static PyObject *py_ed25519_batch_ok(PyObject *self, PyObject *args)
 done:
     PyMem_Free(pts);
     PyBuffer_Release(&sc);
+    PyBuffer_Release(&pt);
+    return result;
+}
+
+/* ed25519_in_subgroup(points[, method]) -> bytes: for each 32-byte encoding, 1 when it is the
+ * canonical encoding of a point of the prime-order subgroup other than the identity (the
+ * check ed25519_batch_ok makes of its first n_checked points), else 0. method 0 (default) is
+ * the check by halving that the batch uses, 1 the multiplication by L; tests compare the two
+ * and libsodium's crypto_core_ed25519_is_valid_point. */
+static PyObject *py_ed25519_in_subgroup(PyObject *self, PyObject *args)
+{
+    Py_buffer pt;
+    int method = 0;
+    PyObject *result = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*|i", &pt, &method))
+        return NULL;
+    if (pt.len % 32 != 0 || (method != 0 && method != 1)) {
+        PyErr_SetString(PyExc_ValueError, "ed25519_in_subgroup: points are 32*n bytes, method 0 or 1");
+        goto done;
+    }
+    size_t n = (size_t)pt.len / 32;
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+    if (result == NULL)
+        goto done;
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(result);
+    const unsigned char *pp = (const unsigned char *)pt.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t j = 0; j < n; j++) {
+        ge_p3 p;
+        if (!ed25519_decode(&p, pp + 32 * j))
+            out[j] = 0;
+        else
+            out[j] = (unsigned char)(method == 0 ? in_prime_subgroup(&p) : in_prime_subgroup_by_l(&p));
+    }
+    Py_END_ALLOW_THREADS
+done:
     PyBuffer_Release(&pt);
     return result;
 }
@@ -986,6 +1113,8 @@ static PyMethodDef methods[] = {
      "msm(scalars, points) -> 32-byte encoding of sum k_i P_i (zeros for the identity)"},
     {"ed25519_batch_ok", py_ed25519_batch_ok, METH_VARARGS,
      "ed25519_batch_ok(scalars, points, n_checked) -> whether sum k_i P_i over Ed25519 points is the identity"},
+    {"ed25519_in_subgroup", py_ed25519_in_subgroup, METH_VARARGS,
+     "ed25519_in_subgroup(points[, method]) -> one byte a point: 1 if canonical, of prime order L"},
     {"decode_ok", py_decode_ok, METH_VARARGS,
      "decode_ok(points) -> index of the first invalid 32-byte encoding, or -1"},
     {NULL, NULL, 0, NULL}};
