@@ -27,8 +27,13 @@
  *                                      the same sum over strict Ed25519 encodings (ValueError
  *                                      if one does not decode): True iff it is the identity and
  *                                      the first n_checked points are of the prime-order
- *                                      subgroup, not the identity. A batch of signatures is one
- *                                      such sum (SPEC §20.6).
+ *                                      subgroup, not the identity (by halving, SPEC §20.6). A
+ *                                      batch of signatures is one such sum.
+ *   ed25519_in_subgroup(points[, method]) -> bytes
+ *                                      one byte a 32-byte encoding: 1 when it is a strict Ed25519
+ *                                      encoding of a point of the prime-order subgroup other than
+ *                                      the identity; method 0 (default) by halving, 1 by the
+ *                                      multiplication by L (the reference the tests compare with).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
