@@ -1,9 +1,10 @@
-"""The subgroup check of each R in a signature batch (SPEC §20.6): the native check by halving
-and a quartic character gives, point for point, the answer of the multiplication by L it
-replaced and of libsodium's crypto_core_ed25519_is_valid_point: on random encodings, on honest
-points with each of the eight small-order points added, on the small-order points themselves
-and on non-canonical encodings. The same steps written in Python integers show the math on
-its own, both branches of the halving taken."""
+"""The subgroup check of each R in a signature batch (SPEC §20.6): the native check (half the
+point on the 2-isogenous curve, then one quartic character) gives, point for point, the answer
+of the multiplication by L it replaced and of libsodium's crypto_core_ed25519_is_valid_point:
+on random encodings, on random curve points, on honest points with each of the eight
+small-order points added, on the small-order points themselves and on non-canonical
+encodings. The same steps written in Python integers show the math on its own: both square
+roots of D give the verdict, and the half is a half."""
 from __future__ import annotations
 
 import random
@@ -120,38 +121,45 @@ def _python_decode(pt: bytes) -> tuple[int, int] | None:
     return (P - x if (x & 1) != pt[31] >> 7 else x), y
 
 
-def _in_subgroup_by_halving(x: int, y: int, branches: set[str]) -> bool:
-    """The C function's steps (SPEC §20.6), with divisions where the C keeps fractions."""
+# a0 = x8·y8 at a point (x8, y8) of order 8: i·y8², y8² the root of d·t² + 2t − 1 that is a square
+A0 = 8646474948907434702843920070347827283394575680151124875353015136841552197740
+
+
+def _in_subgroup_by_halving(x: int, y: int, seen: set[str]) -> bool:
+    """The C function's steps (SPEC §20.6), with divisions where the C keeps fractions; both
+    signs of √D, and the half itself where its y² is a square."""
     if x == 0 or y == 0 or x in (SQRT_M1 * y % P, -SQRT_M1 * y % P):
         return False                                  # the eight points of small order
     s = _sqrt((1 + D) * (1 + D * y * y))
     if s is None:
         return False                                  # not in 2E
-    t = (s - (1 - D * y)) * pow(D * (1 + y), -1, P) % P
-    yq = _sqrt(t)
-    if yq is None:                                    # the other root, -1/(d t), is the square
-        branches.add("other root")
-        yq = _sqrt(-pow(D * t, -1, P))
-        assert yq is not None
-    else:
-        branches.add("first root")
-    xq2 = (yq * yq - 1) * pow(1 + D * yq * yq, -1, P) % P
-    xq = x * (yq * yq - xq2) * pow(2 * yq, -1, P) % P  # from x = 2 xq yq / (yq^2 - xq^2)
-    assert _add((xq, yq), (xq, yq)) == (x, y)         # Q is a half of P
-    f = (1 + yq) * pow(1 - yq, -1, P) * (xq - SQRT_M1) ** 2 * pow(xq, -2, P) % P
-    return pow(f, (P - 1) // 4, P) == 1               # Q in 4E
+    verdicts = set()
+    for root in (s, -s):
+        t = (root - (1 - D * y)) * pow(D * (1 + y), -1, P) % P      # y'² of a half
+        a = x * (D * t * t + 1) * pow(2 * (1 + D * t), -1, P) % P   # x'·y' of that half
+        yq = _sqrt(t)
+        if yq is not None:                            # the half is a point of E(F_p): check it
+            seen.add("rational half")
+            xq = a * pow(yq, -1, P) % P
+            assert _add((xq, yq), (xq, yq)) == (x, y)
+        else:
+            seen.add("the other half")
+        g = (1 + D * t) * (a + A0) ** 2 % P           # on E/<(0, −1)>, divisor 4(S) − 4(W)
+        verdicts.add(pow(g, (P - 1) // 4, P) == 1)
+    assert len(verdicts) == 1                         # either sign of √D gives the verdict
+    return verdicts.pop()
 
 
 def test_the_math_in_python_integers():
-    branches: set[str] = set()
+    seen: set[str] = set()
     rng = random.Random(8)
     for _ in range(8):
         # an honest point (of the subgroup) with the identity added, then each other torsion point
         for k, pt in enumerate(_with_each_torsion(_honest_point(rng))):
             xy = _python_decode(pt)
             assert xy is not None
-            assert _in_subgroup_by_halving(*xy, branches) == (k == 0)
+            assert _in_subgroup_by_halving(*xy, seen) == (k == 0)
     for pt in SMALL_ORDER:
         xy = _python_decode(pt)
-        assert xy is not None and not _in_subgroup_by_halving(*xy, branches)
-    assert branches == {"first root", "other root"}
+        assert xy is not None and not _in_subgroup_by_halving(*xy, seen)
+    assert seen == {"rational half", "the other half"}

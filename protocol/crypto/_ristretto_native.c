@@ -850,31 +850,27 @@ static int in_prime_subgroup_by_l(const ge_p3 *p)
     return p3_is_identity(&lp);
 }
 
-/* 1 + d; 1/sqrt(i*d) (i = sqrt(-1) = FE_SQRT_M1; i and d are both non-squares, so i*d is a
- * square) */
+/* 1 + d; 2*a0, for a0 = x8*y8 = i*y8^2 at a point (x8, y8) of order 8 */
 static const fe FE_ONE_PLUS_D = {{0x34dca135978a4ULL, 0x1a8283b156ebdULL, 0x5e7a26001c029ULL, 0x739c663a03cbbULL, 0x52036cee2b6ffULL}};
-static const fe FE_INVSQRT_ID = {{0x75abf60aecffeULL, 0x45fd53926199eULL, 0x7045c1c2aa5c4ULL, 0x1a1b551f5d93eULL, 0x0d998df37290dULL}};
+static const fe FE_TWO_A0 = {{0x5b5824302f0d8ULL, 0x2cc815e9a74bcULL, 0x03a87aa2b3614ULL, 0x414cfcd892e6dULL, 0x263b76793ebb2ULL}};
 
 /* The same answer as in_prime_subgroup_by_l for every affine point (x, y) of the curve, by
- * three field exponentiations instead of a multiplication by L (SPEC §20.6 gives the proof).
- * The group is Z/8 x Z/L, so P is of the prime-order subgroup iff P is in 8E. Apart from the
- * eight points of small order (all refused, the identity included):
- *   1. P is in 2E iff D = (1 + d)(1 + d y^2) is a square (2-isogeny descent: the Montgomery
- *      u = (1 + y)/(1 - y) is a square; 1 + d is a square);
- *   2. then its two halves Q, Q + (0, -1) have y_Q^2 = t, the root of
- *      d(1 + y) t^2 + 2(1 - d y) t - (1 + y) = 0 that is a square: t = (-(1 - d y) +- sqrt(D)) /
- *      (d(1 + y)); the two roots multiply to -1/d, a non-square, so exactly one is a square,
- *      and when N/Dn is not, sqrt_ratio gives r with r^2 = i N/Dn and the other root's square
- *      root is 1/(r sqrt(i d)). y_Q = Y/Z, and x_Q = x (d Y^4 + Z^4) / (2 Y Z (Z^2 + d Y^2))
- *      from the doubling formula;
- *   3. P is in 8E iff Q is in 4E (P = G + kT, T of order 8, Q = G/2 + (k/2 or k/2 + 4)T), iff
- *      the quartic character of f(Q) = (1 + y)/(1 - y) * (x - i)^2 / x^2 is 1 (the Tate pairing
- *      with the point (i, 0) of order 4; p = 1 mod 4, so the fourth roots of unity are in the
- *      field). Modulo fourth powers f(Q) is (Z + Y)(Z - Y)^3 (Xn - i Xd)^2 Xn^2.
- * No denominator or factor is zero off the small-order points (the SPEC has why). */
+ * two field exponentiations instead of a multiplication by L (SPEC §20.6 has the proof). The
+ * group is Z/8 x Z/L, so P is of the prime-order subgroup iff P is in 8E. Apart from the eight
+ * points of small order (all refused, the identity included):
+ *   1. P is in 2E iff D = (1 + d)(1 + d y^2) is a square (2-isogeny descent); if it is, the
+ *      halves Q of P (2Q = P, over the closure) have y_Q^2 = t = N/Dn, for N = +-sqrt(D) -
+ *      (1 - d y) and Dn = d (1 + y), and x_Q y_Q = x (d t^2 + 1) / (2 (1 + d t));
+ *   2. (b, a) = (y_Q^2, x_Q y_Q) is the image of Q on the curve E/<(0, -1)>, and there
+ *      g = (1 + d b)(a + a0)^2 has divisor 4(S) - 4(W) (S of order 4, W of order 2), so
+ *      g^((p-1)/4) is a Tate pairing with S + W: a character of order 4 that is 1 exactly
+ *      when Q is in 4E, that is when P is in 8E, for either sign of sqrt(D).
+ * With M = Dn + d N, g = num^2 / (4 Dn^3 M) for num = x (d N^2 + Dn^2) + 2 a0 Dn M, which is
+ * -num^2 Dn M^3 times a fourth power (64 = -1 modulo fourth powers, as p = 5 mod 8). None of
+ * Dn, M, num is zero off the small-order points. */
 static int in_prime_subgroup_affine(const fe *x, const fe *y)
 {
-    fe t, u, D, s, N, Dn, r, Y, Z, Y2, Z2, a, b, Xn, Xd, q;
+    fe t, u, D, s, N, Dn, M, num, h;
     /* the eight points of small order: x = 0 (identity, order 2), y = 0 (order 4),
      * x = +-i y (order 8) */
     fe_mul(&t, &FE_SQRT_M1, y);
@@ -888,47 +884,34 @@ static int in_prime_subgroup_affine(const fe *x, const fe *y)
     fe_mul(&D, &t, &FE_ONE_PLUS_D);
     if (!fe_sqrt_ratio_m1(&s, &D, &FE_ONE))
         return 0;
-    /* 2. t = N / Dn, N = s - (1 - d y), Dn = d (1 + y); y_Q = Y / Z */
+    /* N = s - (1 - d y), Dn = d (1 + y), M = Dn + d N */
     fe_mul(&t, &FE_D, y);
     fe_sub(&u, &FE_ONE, &t);
     fe_sub(&N, &s, &u);
     fe_add(&t, &FE_ONE, y);
     fe_mul(&Dn, &t, &FE_D);
-    if (fe_sqrt_ratio_m1(&r, &N, &Dn)) {
-        Y = r;
-        Z = FE_ONE;
-    } else {
-        Y = FE_INVSQRT_ID;
-        Z = r;
-    }
-    fe_sq(&Y2, &Y);
-    fe_sq(&Z2, &Z);
-    fe_sq(&a, &Y2);
-    fe_mul(&a, &a, &FE_D);
-    fe_sq(&b, &Z2);
-    fe_add(&t, &a, &b);
-    fe_mul(&Xn, &t, x);                 /* x (d Y^4 + Z^4) */
-    fe_mul(&a, &Y2, &FE_D);
-    fe_add(&t, &Z2, &a);
-    fe_mul(&u, &Y, &Z);
-    fe_add(&u, &u, &u);
-    fe_mul(&Xd, &u, &t);                /* 2 Y Z (Z^2 + d Y^2) */
-    /* 3. q = (Z + Y)(Z - Y)^3 (Xn - i Xd)^2 Xn^2; in 8E iff q^((p-1)/4) = 1 */
-    fe_add(&a, &Z, &Y);
-    fe_sub(&b, &Z, &Y);
-    fe_sq(&t, &b);
-    fe_mul(&b, &t, &b);
-    fe_mul(&q, &a, &b);
-    fe_mul(&t, &FE_SQRT_M1, &Xd);
-    fe_sub(&u, &Xn, &t);
-    fe_sq(&u, &u);
-    fe_mul(&q, &q, &u);
-    fe_sq(&u, &Xn);
-    fe_mul(&q, &q, &u);
-    fe_pow22523(&t, &q);                /* q^((p-5)/8) */
+    fe_mul(&t, &FE_D, &N);
+    fe_add(&M, &Dn, &t);
+    /* num = x (d N^2 + Dn^2) + 2 a0 Dn M */
+    fe_sq(&t, &N);
+    fe_mul(&t, &t, &FE_D);
+    fe_sq(&u, &Dn);
+    fe_add(&t, &t, &u);
+    fe_mul(&num, &t, x);
+    fe_mul(&t, &Dn, &M);
+    fe_mul(&t, &t, &FE_TWO_A0);
+    fe_add(&num, &num, &t);
+    /* 2. h = num^2 Dn M^3; in 8E iff h^((p-1)/4) = -1 (g^((p-1)/4) = 1) */
+    fe_sq(&h, &num);
+    fe_mul(&h, &h, &Dn);
+    fe_sq(&t, &M);
+    fe_mul(&t, &t, &M);
+    fe_mul(&h, &h, &t);
+    fe_pow22523(&t, &h);                /* h^((p-5)/8) */
     fe_sq(&t, &t);
-    fe_mul(&t, &t, &q);                 /* q^((p-5)/4 + 1) = q^((p-1)/4) */
-    return fe_eq(&t, &FE_ONE);
+    fe_mul(&t, &t, &h);                 /* h^((p-5)/4 + 1) = h^((p-1)/4) */
+    fe_neg(&u, &FE_ONE);
+    return fe_eq(&t, &u);
 }
 
 /* 1 when p, as ed25519_decode leaves it (Z = 1), is in the prime-order subgroup and is not
