@@ -5,8 +5,8 @@ passes when
 
   * every key passes `check_public_key` (§20.1) and every Sᵢ < L (checked here, in Python);
   * every Rᵢ is the canonical encoding of a point of the prime-order subgroup other than the
-    identity (in C, by halving it and one quartic character: three field exponentiations, the
-    answer of a multiplication by L);
+    identity (in C: a half of Rᵢ on the 2-isogenous curve, then one quartic character, two
+    field exponentiations with the answer of a multiplication by L);
   * Σ zᵢ·Rᵢ + Σ (zᵢ·hᵢ)·Aᵢ − (Σ zᵢ·Sᵢ)·B is the identity, for 128-bit weights zᵢ (one
     multi-scalar multiplication, in C).
 
