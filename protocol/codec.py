@@ -170,6 +170,11 @@ def decode(data: bytes | bytearray | memoryview, *, max_size: int = DEFAULT_MAX_
     return value
 
 
+#: fixstr map keys already decoded, by their encoded bytes (header included), bounded
+_KEYS: dict[bytes, str] = {}
+_KEYS_MAX = 1024
+
+
 class _Decoder:
     __slots__ = ("data", "pos", "max_depth", "max_len")
 
@@ -305,8 +310,16 @@ class _Decoder:
             b = data[key_start]
             if not (0xA0 <= b <= 0xBF or 0xD9 <= b <= 0xDB):
                 raise CodecError("map key is not a str", key_start)
-            key = self.value(depth + 1)
-            key_bytes = data[key_start:self.pos]
+            # a short key seen before (a log repeats a few dozen): its encoded bytes name it
+            key_bytes = data[key_start:key_start + 1 + (b & 0x1F)] if b <= 0xBF else b""
+            key = _KEYS.get(key_bytes)
+            if key is not None:
+                self.pos = key_start + len(key_bytes)
+            else:
+                key = self.value(depth + 1)
+                key_bytes = data[key_start:self.pos]
+                if b <= 0xBF and len(_KEYS) < _KEYS_MAX:
+                    _KEYS[key_bytes] = key
             if prev_key is not None and key_bytes <= prev_key:
                 why = "duplicate map key" if key_bytes == prev_key else "map keys not in canonical order"
                 raise CodecError(f"non-canonical: {why} ({key!r})", key_start)

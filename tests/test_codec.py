@@ -166,3 +166,15 @@ def test_wider_int_forms_rejected(n):
                 decode(form)
         else:
             assert decode(form) == n
+
+
+def test_a_remembered_map_key_decodes_the_same_and_a_cut_one_is_still_refused():
+    """The decoder remembers short keys by their encoded bytes (a speed-up): a remembered key
+    gives the same value, and input cut inside such a key is refused as before."""
+    data = encode({"kind": 1, "seq": 2})
+    assert decode(data) == {"kind": 1, "seq": 2} and decode(data) == {"kind": 1, "seq": 2}
+    cut = data[:3]                                     # map header, then "kind" cut short
+    with pytest.raises(CodecError, match="truncated"):
+        decode(cut)
+    wrong = data.replace(b"\xa4kind", b"\xa4kinD")     # one byte of a remembered key changed
+    assert decode(wrong) == {"kinD": 1, "seq": 2}
