@@ -13,6 +13,8 @@ ending in `...` may repeat.
 """
 from __future__ import annotations
 
+import dataclasses
+import operator
 import re
 from dataclasses import dataclass
 from typing import ClassVar
@@ -36,7 +38,34 @@ DECKS = ("refuel", "port")
 Forms = tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True, order=True)
+def _comparison(compare):
+    def method(self, other):
+        if other.__class__ is self.__class__:
+            return compare(self._order_key(), other._order_key())
+        return NotImplemented
+    method.__name__ = f"__{compare.__name__}__"
+    return method
+
+
+_ORDER_METHODS = {f"__{op.__name__}__": _comparison(op) for op in (operator.lt, operator.le, operator.gt, operator.ge)}
+
+
+def _ordered(cls):
+    """What dataclass(order=True) gives, without writing four methods per class at import
+    (the verifier's start-up makes 48 action classes): the fields' tuple compared, only
+    between instances of the same class."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+
+    def _order_key(self) -> tuple:
+        return tuple(getattr(self, n) for n in names)
+    cls._order_key = _order_key
+    for name, method in _ORDER_METHODS.items():
+        setattr(cls, name, method)
+    return cls
+
+
+@_ordered
+@dataclass(frozen=True)
 class DrawTile:
     pile: int                                  # 0-based; notation is 1-based
     VERB: ClassVar[str] = "draw-tile"
@@ -54,7 +83,8 @@ class DrawTile:
         return cls(pile)
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class PlaceTile:
     tile: int
     square: Square
@@ -73,7 +103,8 @@ class PlaceTile:
         return cls(T.handle(args[0]), T.square(args[1]), int(args[2][1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class ScrapTile:
     tile: int
     VERB: ClassVar[str] = "scrap"
@@ -88,7 +119,8 @@ class ScrapTile:
         return cls(T.handle(args[0]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class NewShip:
     card: int
     name: str
@@ -105,7 +137,8 @@ class NewShip:
         return cls(*T.named(args[0], resolve), T.square(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Upgrade:
     ship: int
     card: int
@@ -122,7 +155,8 @@ class Upgrade:
         return cls(T.ship(args[0]), *T.named(args[1], resolve))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class AttachExtra:
     ship: int
     card: int
@@ -145,7 +179,8 @@ class AttachExtra:
         return cls(T.ship(args[0]), *T.named(args[1], resolve), evict)
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class PlaceProbe:
     square: Square
     part: int
@@ -161,7 +196,8 @@ class PlaceProbe:
         return cls(*T.feature(args[0]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class PlaceStation:
     square: Square
     VERB: ClassVar[str] = "station"
@@ -176,7 +212,8 @@ class PlaceStation:
         return cls(T.square(args[0]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class PlacePirate:
     square: Square
     segment: int
@@ -192,7 +229,8 @@ class PlacePirate:
         return cls(*T.feature(args[0]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class ScoreStation:
     square: Square
     VERB: ClassVar[str] = "score-station"
@@ -207,7 +245,8 @@ class ScoreStation:
         return cls(T.square(args[0]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class ScoreQuest:
     card: int                                  # a quest handle the seat holds
     name: str
@@ -223,7 +262,8 @@ class ScoreQuest:
         return cls(*T.named(args[0], resolve))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Move:
     ship: int
     square: Square
@@ -239,7 +279,8 @@ class Move:
         return cls(T.ship(args[0]), T.square(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Discover:
     card: int
     name: str
@@ -256,7 +297,8 @@ class Discover:
         return cls(*T.named(args[0], resolve), T.number(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class BinaryDiscover:
     """Binary System's second discovery: a planet joined to the first by a path (SPEC §8.9)."""
     card: int
@@ -275,7 +317,8 @@ class BinaryDiscover:
         return cls(*T.named(args[0], resolve), *T.feature(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class PlayEnvironment:
     card: int
     name: str
@@ -291,7 +334,8 @@ class PlayEnvironment:
         return cls(*T.named(args[0], resolve))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class PlayLifeForms:
     cards: tuple[tuple[int, str], ...]         # several only for Plasma Spores (SPEC §8.1)
     VERB: ClassVar[str] = "life"
@@ -306,7 +350,8 @@ class PlayLifeForms:
         return cls(tuple(T.named(a, resolve) for a in args))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class PlayExplorer:
     card: int
     name: str
@@ -336,12 +381,14 @@ class _Bare:
         return cls()
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Pass(_Bare):
     VERB: ClassVar[str] = "pass"
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Discard:
     cards: tuple[int, ...]
     VERB: ClassVar[str] = "discard"
@@ -356,7 +403,8 @@ class Discard:
         return cls(tuple(T.handle(a) for a in args))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class DrawCard:
     deck: str                                  # "refuel" or "port"
     VERB: ClassVar[str] = "draw"
@@ -373,13 +421,15 @@ class DrawCard:
         return cls(args[0])
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Peek(_Bare):
     """Madam Maxine's look at the top two cards of both decks (role-play, SPEC §13.3)."""
     VERB: ClassVar[str] = "peek"
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class TakePeeked:
     card: int
     VERB: ClassVar[str] = "take"
@@ -394,13 +444,15 @@ class TakePeeked:
         return cls(T.handle(args[0]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class LookAutomata(_Bare):
     """Automata: look at the top four Space Port cards (SPEC §8.10)."""
     VERB: ClassVar[str] = "automata"
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Keep:
     cards: tuple[int, ...]                     # one or two of the cards the Automata showed
     VERB: ClassVar[str] = "keep"
@@ -416,7 +468,8 @@ class Keep:
         return cls(tuple(T.handle(a) for a in args))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Bank:
     """City of Banks: a blind card from `seat`'s reshuffled hand, at `position` (SPEC §8.10)."""
     seat: int
@@ -433,7 +486,8 @@ class Bank:
         return cls(T.number(args[0]), T.position(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class BankGive:
     """City of Banks: the card the banker gives back for the one it took (SPEC §8.10)."""
     card: int
@@ -449,7 +503,8 @@ class BankGive:
         return cls(T.handle(args[0]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Fire:
     """A Laser Beam fires instead of moving (SPEC §15.4). kind "ship": `index` is the target
     ship; "probe"/"pirate": the piece on `square`/`index`; "station": the station on `square`."""
@@ -480,7 +535,8 @@ class Fire:
         return cls(T.ship(args[0]), args[1], *T.feature(args[2]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Torpedo:
     """A Photon Torpedo blasts the pirate on `square`/`segment` off its path (SPEC §15.5)."""
     ship: int
@@ -498,7 +554,8 @@ class Torpedo:
         return cls(T.ship(args[0]), *T.feature(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Plunder:
     """Pirate Crew: a blind card from `seat`'s reshuffled hand, at `position` (SPEC §15.7)."""
     seat: int
@@ -515,7 +572,8 @@ class Plunder:
         return cls(T.number(args[0]), T.position(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class PlayRookie:
     """Captain Rookie from hand onto another seat's ship (SPEC §15.6)."""
     card: int
@@ -533,7 +591,8 @@ class PlayRookie:
         return cls(*T.named(args[0], resolve), T.ship(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Reassign:
     """Captain Rookie moves from the mover's ship `source` to another seat's ship `target`."""
     source: int
@@ -550,7 +609,8 @@ class Reassign:
         return cls(T.ship(args[0]), T.ship(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Escape:
     """A doomed ship flees within its M-number to a discovered planet (Black Hole, SPEC §15.2)."""
     ship: int
@@ -567,7 +627,8 @@ class Escape:
         return cls(T.ship(args[0]), T.square(args[1]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Teleport:
     """A Teleport card saves a doomed ship: it jumps to one of its owner's home planets (SPEC §15.2)."""
     ship: int
@@ -586,7 +647,8 @@ class Teleport:
         return cls(T.ship(args[0]), *T.named(args[1], resolve), T.square(args[2]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class PlaySpecial:
     """A Special Action card, on a seat's own turn or in a response window (SPEC §14).
 
@@ -609,7 +671,8 @@ class PlaySpecial:
         return cls(*T.named(args[0], resolve), tuple(special_token(a) for a in args[1:]))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Pick:
     """Cards taken by handle: from Space Junk (The Scavenger) or blind from a reshuffled hand
     (Trading Post), SPEC §14.9."""
@@ -626,14 +689,16 @@ class Pick:
         return cls(tuple(T.handle(a) for a in args))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class Next(_Bare):
     """End the current phase (from phase 5: end the turn)."""
     VERB: ClassVar[str] = "next"
 
 
 # -- chance outcomes (SPEC §10.2), written by the dealer or the protocol ---------------------
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class ChanceShuffle:
     deck: str
     VERB: ClassVar[str] = "chance shuffle"
@@ -648,7 +713,8 @@ class ChanceShuffle:
         return cls(args[0])
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class ChanceReveal:
     cards: tuple[tuple[int, str], ...]         # (handle, identity) made public
     VERB: ClassVar[str] = "chance reveal"
@@ -663,7 +729,8 @@ class ChanceReveal:
         return cls(tuple(T.named(a, resolve) for a in args))
 
 
-@dataclass(frozen=True, order=True)
+@_ordered
+@dataclass(frozen=True)
 class ChanceDeal:
     seat: int
     cards: tuple[int, ...]                     # handles whose identity reached `seat` alone
