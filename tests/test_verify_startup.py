@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from cli.games import REGISTRY, all_kits, game_of_log, kit_for, kit_for_rules
+from cli.games import BOT_KINDS, REGISTRY, all_kits, game_of_log, kit_for, kit_for_rules
 
 # modules (or packages) verify must not import, with what they are
 NOT_IMPORTED = {
@@ -50,9 +50,31 @@ def test_verify_imports_neither_the_repl_nor_the_network_nor_other_games(tmp_pat
 def test_the_registry_names_each_kits_key_and_rules_family(tmp_path):
     kits = all_kits()
     assert [(kit.key, kit.rules_name.rpartition("/")[0]) for kit in kits] == [(k, f) for _, k, f in REGISTRY]
+    assert {kit.key: kit.bot_kinds for kit in kits} == BOT_KINDS   # the --bot choices, without the kits
     for kit in kits:
         assert kit_for(kit.key) is kit and kit_for_rules(kit.rules_name) is kit
         family, _, version = kit.rules_name.rpartition("/")
         assert kit_for_rules(f"{family}/{int(version) + 1}") is None    # another version: unknown
     assert kit_for_rules(None) is None and kit_for_rules("no-such-game/1") is None
     assert game_of_log(_selfplay_log(tmp_path)).key == "asv"
+
+
+JOIN_PROBE = """
+import json, sys
+from cli.main import build_parser
+args = build_parser("join").parse_args(["join", "h:1/00/x", "--bot", "greedy"])
+print(json.dumps({"bot": args.bot, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_the_join_parser_imports_no_other_game_nor_the_package_metadata():
+    """`asv join --bot` learns its game from the first hello: its parser (the --bot choices)
+    imports no other game's engine or kit (issue 23: a bot peer's start-up)."""
+    done = subprocess.run([sys.executable, "-c", JOIN_PROBE], capture_output=True, text=True, timeout=120,
+                          check=True)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["bot"] == "greedy"
+    loaded = set(out["modules"])
+    others = ("space_walk", "space_trading_race", "cli.games.space_walk", "cli.games.space_trading_race",
+              "importlib.metadata")
+    assert not [m for m in loaded if any(m == o or m.startswith(o + ".") for o in others)]

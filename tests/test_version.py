@@ -64,3 +64,15 @@ def test_drift_names_each_package_at_another_version(tmp_path):
                                         "no-such-dist 1.0 -> missing"]
     assert version.lock_hash(lock) == hashlib.sha256(lock.read_bytes()).hexdigest()[:12]
     assert version.lock_hash(tmp_path / "absent.lock") is None
+
+
+def test_the_folder_names_give_the_versions_the_metadata_gives():
+    """The drift check reads versions from the dist-info folders' names (one listing of each
+    sys.path folder, not every METADATA file); for every pin and the project they agree."""
+    from protocol.log import program
+    names = [*program.lock_pins(program.LOCK_PATH.read_text()), program.DIST_NAME]
+    assert len(names) > 10
+    for name in names:
+        assert program.listed_version(name) == metadata.version(name), name
+    assert program.listed_version("no-such-dist") is None and program.installed_version("no-such-dist") is None
+    assert program.project_version() == metadata.version(program.DIST_NAME)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .kit import GameKit
 
-__all__ = ["GameKit", "DEFAULT_KEY", "all_kits", "kit_for", "kit_for_rules", "default_kit", "all_bot_kinds",
+__all__ = ["GameKit", "DEFAULT_KEY", "BOT_KINDS", "all_kits", "kit_for", "kit_for_rules", "default_kit", "all_bot_kinds",
            "player_ranges", "add_game_argument", "game_of",
            "game_of_log", "unknown_rules", "other_rules_reason", "rules_name_of_log"]
 
@@ -25,6 +25,15 @@ REGISTRY = (
     ("cli.games.space_walk", "space-walk", "space-walk"),
     ("cli.games.space_trading_race", "space-trading-race", "space-trading-race"),
 )
+
+# Each game's bot kinds as its kit lists them, so that `asv join --bot` (which learns its game
+# from the first hello) builds its parser without importing every game's engine (issue 23:
+# start-up); tests/test_verify_startup.py checks them against each kit.
+BOT_KINDS = {
+    "asv": ("random", "greedy", "search"),
+    "space-walk": ("random", "greedy"),
+    "space-trading-race": ("random", "greedy"),
+}
 
 
 @lru_cache(maxsize=None)
@@ -62,8 +71,8 @@ def default_kit() -> GameKit:
 def all_bot_kinds() -> list[str]:
     """Every bot kind of any game, the default game's first (for --bot and --bot-kind)."""
     kinds: list[str] = []
-    for kit in all_kits():
-        kinds += [k for k in kit.bot_kinds if k not in kinds]
+    for _, key, _ in REGISTRY:
+        kinds += [k for k in BOT_KINDS[key] if k not in kinds]
     return kinds
 
 
