@@ -17,7 +17,7 @@ from typing import Any
 from protocol.errors import CodecError
 
 __all__ = [
-    "CodecError", "encode", "decode",
+    "CodecError", "encode", "decode", "bin_head",
     "DEFAULT_MAX_SIZE", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_LEN", "INT_MIN", "INT_MAX",
 ]
 
@@ -88,7 +88,8 @@ def _str_bytes(s: str) -> bytes:
     return head + raw
 
 
-def _bin_head(n: int) -> bytes:
+def bin_head(n: int) -> bytes:
+    """The canonical header of a bin of `n` bytes."""
     if n <= 0xFF:
         return b"\xc4" + _U8.pack(n)
     if n <= 0xFFFF:
@@ -119,7 +120,7 @@ def _enc(obj: Any, out: bytearray, depth: int, max_depth: int, max_len: int) -> 
         out += _str_bytes(obj)
     elif isinstance(obj, (bytes, bytearray, memoryview)):
         raw = bytes(obj)
-        out += _bin_head(len(raw))
+        out += bin_head(len(raw))
         out += raw
     elif isinstance(obj, float):
         raise CodecError("floats are not allowed")

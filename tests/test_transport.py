@@ -200,3 +200,34 @@ def test_error_family_and_sides():
     refused = PeerRefused("key", "your key is not allowed", peer="ABCD")
     assert refused.code == "key" and refused.reason == "your key is not allowed"
     assert "[key] your key is not allowed" in str(refused) and "peer ABCD" in str(refused)
+
+
+@pytest.mark.parametrize("size", [0, 1, 200, 255, 256, 1000, 0xFFFF, 0x10000, 70000])
+def test_an_event_frame_is_the_codec_map_written_and_read_the_short_way(size):
+    """Event frames skip the general codec both ways (issue 23); the bytes and the map are
+    the codec's own, at every bin header width."""
+    from protocol.net.framing import event_frame
+    wire = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    payload = codec.encode({"t": "event", "wire": wire})
+    assert event_frame(wire) == payload
+    got = decode_message(payload)
+    assert got == {"t": "event", "wire": wire} and type(got["wire"]) is bytes
+
+
+@pytest.mark.parametrize("payload", [
+    codec.encode({"t": "event", "wire": b""})[:-2] + b"\xc5\x00\x03abc",          # bin16 for 3 bytes
+    codec.encode({"t": "event", "wire": b""})[:-2] + b"\xc6\x00\x00\x01\x00" + bytes(256),   # bin32 for 256
+    codec.encode({"t": "event", "wire": b"abc"}) + b"\x00",                        # a trailing byte
+    codec.encode({"t": "event", "wire": b"abc"})[:-1],                             # one byte short
+    codec.encode({"t": "event", "wire": b""})[:-2] + b"\xc5\x01",                  # a cut header
+    codec.encode({"t": "event", "wire": b""})[:-2] + b"\xa3abc",                   # a str, not a bin
+])
+def test_a_near_event_frame_is_read_as_the_general_decoder_reads_it(payload):
+    try:
+        expected = codec.decode(payload, max_depth=3)
+    except codec.CodecError as exc:
+        with pytest.raises(MalformedFrame) as short:
+            decode_message(payload)
+        assert exc.reason in str(short.value)
+    else:   # a str "wire": a map, refused by the schema check (messages.check)
+        assert decode_message(payload) == expected == {"t": "event", "wire": "abc"}

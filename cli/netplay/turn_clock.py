@@ -52,8 +52,8 @@ class TurnClock:
 
     def observe(self, *_ignored) -> None:
         s = self.node.session
-        if s is None or s.phase != "play" or s.state is None:
-            return
+        if s is None or s.phase != "play" or s.state is None or not s.config or s.config.get(CLOCK_KEY) is None:
+            return   # no clock in this game (its config is fixed by the first hello): nothing to measure
         seat = s.rules.to_move(s.state)
         seat = seat if isinstance(seat, int) and seat != CHANCE else None
         turn_of = getattr(s.rules, "turn_of", None)
@@ -84,9 +84,11 @@ class TurnClock:
     def on_clock(self) -> tuple[int, float] | None:
         """(seat on the clock, seconds left; negative once over), or None: no clock, or
         no seat to move."""
-        self.observe()   # a resumed peer has applied nothing yet: the turn starts now for it
         s, seconds = self.node.session, self.seconds
-        if seconds is None or self._seat is None or s is None or s.phase != "play" or self.node.over:
+        if seconds is None:
+            return None
+        self.observe()   # a resumed peer has applied nothing yet: the turn starts now for it
+        if self._seat is None or s is None or s.phase != "play" or self.node.over:
             return None
         return self._seat, seconds - self.used(self._seat)
 

@@ -208,8 +208,43 @@ def _is_plain_error(payload: bytes) -> bool:
     return isinstance(msg, dict) and msg.get("t") == "error"
 
 
+# An event frame, the message of a game's steady state, is written and read without the
+# general codec: it is exactly the canonical encoding of {"t": "event", "wire": WIRE}, the
+# map header, the two keys and "event" (this prefix), then WIRE's bin header and bytes.
+EVENT_PREFIX = codec.encode({"t": "event", "wire": b""})[:-2]
+
+
+def event_frame(wire: bytes) -> bytes:
+    """codec.encode({"t": "event", "wire": wire}), without its general encoder."""
+    return EVENT_PREFIX + codec.bin_head(len(wire)) + wire
+
+
+def _event_wire(payload: bytes) -> bytes | None:
+    """WIRE if `payload` is exactly event_frame(WIRE), else None (the general decoder then
+    reads it: what it accepts of this form is the same map, canonical forms being unique)."""
+    n = len(EVENT_PREFIX)
+    if not payload.startswith(EVENT_PREFIX) or len(payload) < n + 2:
+        return None
+    head = payload[n]
+    if head == 0xC4:
+        size, start, floor = payload[n + 1], n + 2, -1
+    elif head == 0xC5 and len(payload) >= n + 3:
+        size, start, floor = int.from_bytes(payload[n + 1:n + 3], "big"), n + 3, 0xFF
+    elif head == 0xC6 and len(payload) >= n + 5:
+        size, start, floor = int.from_bytes(payload[n + 1:n + 5], "big"), n + 5, 0xFFFF
+    else:
+        return None
+    if size <= floor or len(payload) - start != size:
+        return None
+    return payload[start:]
+
+
 def decode_message(payload: bytes, *, max_frame: int = DEFAULT_MAX_FRAME,
                    peer: str | None = None) -> dict[str, Any]:
+    if isinstance(payload, bytes) and len(payload) <= max_frame:
+        wire = _event_wire(payload)
+        if wire is not None:
+            return {"t": "event", "wire": wire}
     try:
         msg = codec.decode(payload, max_size=max_frame, max_depth=MAX_FRAME_DEPTH)
     except CodecError as exc:

@@ -147,7 +147,10 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
 
     # ------------------------------------------------------------------ mesh callbacks
     async def _on_event(self, peer_key: bytes, ev: SignedEvent) -> None:
-        await self._inbox_send.send(ev)   # parsed and signature-checked by the mesh, once
+        try:   # parsed and signature-checked by the mesh, once; no schedule point while there is room
+            self._inbox_send.send_nowait(ev)
+        except trio.WouldBlock:
+            await self._inbox_send.send(ev)
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:

@@ -545,7 +545,7 @@ class Mesh:
         if ev is None:
             return
         if self.watching:      # a spectator forwards nothing (SPEC §29.16)
-            await self._deliver_send.send((conn.key, ev))
+            await self._deliver((conn.key, ev))
             return
         payload = EventFrame(event_payload(ev.wire))
         # owed, after the relay delay, to every other peer not known to have it: the
@@ -557,7 +557,15 @@ class Mesh:
         if others:
             self._relay_wake.set()
         self._to_watchers(payload)
-        await self._deliver_send.send((conn.key, ev))
+        await self._deliver((conn.key, ev))
+
+    async def _deliver(self, item: tuple[bytes, SignedEvent]) -> None:
+        """Queue a received event for on_event. Without a schedule point while the queue has
+        room (a frame's read is one already): each hop between tasks costs a turn of the loop."""
+        try:
+            self._deliver_send.send_nowait(item)
+        except trio.WouldBlock:   # full: this reader waits, the others go on
+            await self._deliver_send.send(item)
 
     def _send_relays(self, relays: list[tuple[bytes, object]]) -> None:
         for key, frame in relays:

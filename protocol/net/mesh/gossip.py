@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 
-from protocol import codec
 from protocol.errors import EventError
 from protocol.log import SignedEvent, event_hash, parse_event
 from protocol.net.errors import LOCAL, BadEventWire, FrameTooLarge
+from protocol.net.framing import event_frame
 
 __all__ = ["Gossip", "event_payload", "MAX_SEEN"]
 
@@ -27,7 +27,7 @@ MAX_SEEN = 1 << 16
 
 
 def event_payload(wire: bytes) -> bytes:
-    return codec.encode({"t": "event", "wire": wire})
+    return event_frame(wire)   # codec.encode({"t": "event", "wire": wire}), the short way
 
 
 class Gossip:
