@@ -148,6 +148,8 @@ class Takebacks:
             self.note(Note(NoteKind.TAKEBACK_REFUSED, who=ev.author, seq=ev.seq, reason="moved on"))
         if ask is not None and ask.seq - TAKEBACK_BASE < self.height:
             self._ask, self._answers = None, {}
+        if not self._tb_early:   # the usual case: no statement waits for a height (after every event)
+            return
         early = [e for e in self._tb_early if e.seq - TAKEBACK_BASE <= self.height]
         self._tb_early = [e for e in self._tb_early if e.seq - TAKEBACK_BASE > self.height]
         for e in sorted(early, key=lambda e: e.kind != ASK_KIND):
