@@ -84,12 +84,14 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         self.rejected: list[EventError] = []    # events refused (never logged)
         self.timing = Timing()
         self.log_path: Path | None = None if peer is None or peer.log is None else Path(peer.log.path)
-        self.mesh = Mesh(identity, self.game, self._allowed, self._on_event, host=self.options.host,
+        self._inbox_send, self._inbox = trio.open_memory_channel[SignedEvent | bytes](65536)
+        # the mesh's readers put each event into the inbox themselves: parsed and checked by
+        # the mesh, once (SPEC §28.7), and with no task between them and this node's loop
+        self.mesh = Mesh(identity, self.game, self._allowed, None, deliver_to=self._inbox_send, host=self.options.host,
                          port=self.options.port, on_catchup_request=self._on_catchup,
                          on_peer_up=self._on_peer_up, on_peer_down=self._on_peer_down,
                          on_refused=self._on_refused, on_join=self._on_join, keepalive_interval=self.options.keepalive,
                          peer_timeout=self.options.peer_timeout, spectators=self.options.spectators)
-        self._inbox_send, self._inbox = trio.open_memory_channel[SignedEvent | bytes](65536)
         self._early = EarlyEvents()                     # events that arrived before their height
         self._progress_at = time.monotonic()
         self._changed = trio.Event()
@@ -144,13 +146,6 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         self._progress_at = time.monotonic()
         self._changed.set()
         self._changed = trio.Event()
-
-    # ------------------------------------------------------------------ mesh callbacks
-    async def _on_event(self, peer_key: bytes, ev: SignedEvent) -> None:
-        try:   # parsed and signature-checked by the mesh, once; no schedule point while there is room
-            self._inbox_send.send_nowait(ev)
-        except trio.WouldBlock:
-            await self._inbox_send.send(ev)
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
