@@ -128,6 +128,34 @@ async def test_broadcast_reaches_everyone_exactly_once():
                 assert all(p != m.public_key and p in m.peer_keys() for p, _ in rec.events)
 
 
+async def test_deliver_to_gets_each_event_once_in_arrival_order_and_holds_the_reader_when_full():
+    """A node's inbox as deliver_to (SPEC §28.13): the reader puts each new event in it, as
+    the mesh parsed and checked it, in the order sent; a full channel holds that reader back
+    until there is room, and nothing is lost or repeated."""
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            sender, _ = await start(stack, IDS[0])
+            send, receive = trio.open_memory_channel(2)
+            receiver = await stack.enter_async_context(
+                open_mesh(IDS[1], GAME, ALLOWED, None, deliver_to=send, **FAST))
+            await receiver.connect(*sender.address)
+            await wait_until(lambda: full([sender, receiver]))
+            wires, prev = [], ZERO_HASH
+            for k in range(6):
+                ev = sign_event(IDS[0], GAME, k, prev, "move", {"n": k})
+                wires.append(ev.wire)
+                prev = ev.hash
+                await sender.broadcast(ev.wire)
+            await sender.broadcast(wires[2])             # seen before: dropped by its hash
+            await trio.sleep(0.2)                         # the reader waits for room meanwhile
+            got = [await receive.receive() for _ in wires]
+            assert all(isinstance(ev, SignedEvent) for ev in got)
+            assert [ev.wire for ev in got] == wires
+            await trio.sleep(0.2)
+            with pytest.raises(trio.WouldBlock):
+                receive.receive_nowait()
+
+
 async def test_gossip_forwards_through_a_middle_peer():
     with trio.fail_after(LIMIT):
         async with AsyncExitStack() as stack:
@@ -451,6 +479,11 @@ async def test_mesh_rejects_bad_settings():
         Mesh(IDS[0], GAME, ALLOWED, lambda k, w: None, keepalive_interval=2.0, peer_timeout=1.0)
     with pytest.raises(RuntimeError):
         Mesh(IDS[0], GAME, ALLOWED, lambda k, w: None).address
+    send, _ = trio.open_memory_channel(1)
+    with pytest.raises(ValueError):   # on_event or deliver_to: one of them
+        Mesh(IDS[0], GAME, ALLOWED, None)
+    with pytest.raises(ValueError):
+        Mesh(IDS[0], GAME, ALLOWED, lambda k, w: None, deliver_to=send)
     assert PeerAddress(b"k", "h", 1) < PeerAddress(b"l", "h", 1)
 
 
