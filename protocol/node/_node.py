@@ -38,6 +38,8 @@ from protocol.session.clock_pass import PASS_KIND, is_pass_vote
 from protocol.session.halt import HALT_KIND
 from protocol.session import EventKind, Phase
 
+TICK = object()   # put in the inbox once the loop took nothing for a tick: its idle duties are due
+
 __all__ = ["Node", "MAX_BARRED"]
 
 MAX_BARRED = 4   # late events of a seat voted silent, kept in case a refusal releases the vote
@@ -93,6 +95,8 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
                          on_refused=self._on_refused, on_join=self._on_join, keepalive_interval=self.options.keepalive,
                          peer_timeout=self.options.peer_timeout, spectators=self.options.spectators)
         self._early = EarlyEvents()                     # events that arrived before their height
+        self._taken_at = 0.0      # trio time the loop last took an item from its inbox (or ticked)
+        self._tick_due = False    # a TICK waits in the inbox
         self._progress_at = time.monotonic()
         self._changed = trio.Event()
         self._lobby_full = trio.Event()
@@ -156,7 +160,10 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             await nursery.start(self.mesh.run)
             task_status.started(self)
             try:
+                ticking = trio.CancelScope()
+                nursery.start_soon(self._ticker, ticking)
                 await self._play()
+                ticking.cancel()
                 with trio.move_on_after(self.options.linger):
                     await self._linger()
             finally:
@@ -228,12 +235,11 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
                 await self.mesh.broadcast(self._outbox.pop(0))
             with trio.move_on_after(0.05):
                 item = await self._inbox.receive()
-                if item is not THOUGHT:
+                if item is not THOUGHT and item is not TICK:
                     self._feed(item)
 
     # ------------------------------------------------------------------ the loop
     async def _play(self) -> None:
-        tick = min(0.25, self.options.resync / 2)
         while not self.over:
             if self.session is None and self._lobby_refusal is not None:   # the creator said no (§29.2)
                 raise LobbyRefused(self._lobby_refusal.reason, self._lobby_refusal.code)
@@ -243,21 +249,33 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             await self._act_while_due()
             if self.over:
                 break
-            try:   # an event already waiting: no timer for it (SPEC §28.13)
-                item = self._inbox.receive_nowait()
-            except trio.WouldBlock:
-                pass
-            else:
-                if item is not THOUGHT:
-                    self._feed(item)
-                await trio.lowlevel.checkpoint()   # the mesh and the rest run between events
+            # the next event, or TICK once nothing came for a tick: no timer a wait (SPEC §28.13)
+            item = await self._inbox.receive()
+            if item is TICK:
+                self._tick_due = False
+                await self._idle()
                 continue
-            with trio.move_on_after(tick):
-                item = await self._inbox.receive()
-                if item is not THOUGHT:
-                    self._feed(item)
-                continue
-            await self._idle()
+            self._taken_at = trio.current_time()
+            if item is not THOUGHT:
+                self._feed(item)
+
+    async def _ticker(self, scope: trio.CancelScope) -> None:
+        """Put TICK in the inbox each time the loop has taken nothing for a tick (the loop
+        then does its idle duties: catch-up, votes, SPEC §29.6-§29.7), until `scope` ends."""
+        tick = min(0.25, self.options.resync / 2)
+        with scope:
+            self._taken_at = trio.current_time()
+            while True:
+                await trio.sleep_until(self._taken_at + tick)
+                now = trio.current_time()
+                if now >= self._taken_at + tick:
+                    self._taken_at = now   # the next one a tick later, taken or not
+                    if not self._tick_due:
+                        self._tick_due = True
+                        try:
+                            self._inbox_send.send_nowait(TICK)
+                        except trio.WouldBlock:   # a full inbox: the loop has plenty to take
+                            self._tick_due = False
 
     async def _act_while_due(self) -> None:
         self._convict_if_proven()
