@@ -231,7 +231,7 @@ class _RecordFile:
             self._create(bytes(game), log_program_line() if program is None else program)
         if self.private:
             _check_private(self.path)
-        self._fh = open(self.path, "r+b")
+        self._fh = open(self.path, "r+b", buffering=0)   # each write a write(2), no buffer to flush
         try:
             scan = _scan(self._fh.read(), self.magic, str(self.path))
             if game is not None and scan.game != bytes(game):
@@ -271,8 +271,12 @@ class _RecordFile:
         _fsync_dir(self.path)
 
     def _append_payload(self, payload: bytes, *, sync: bool = True) -> None:
-        self._fh.write(_record(payload))  # one write per record: a crash leaves a prefix of it
-        self._fh.flush()                  # in the kernel now: it survives the program dying
+        record = _record(payload)
+        done = self._fh.write(record)     # one write per record: a crash leaves a prefix of it
+        while done < len(record):         # (a regular file writes it whole but for a full disk)
+            done += self._fh.write(record[done:])
+        # in the kernel now: it survives the program dying (an unbuffered file, with no
+        # flush and so no lseek after each record, as a buffered one made: SPEC §28.13)
         if sync:
             _fsync(self._fh.fileno())     # on the disk: it survives a power cut
         self._unsynced = not sync
