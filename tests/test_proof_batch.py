@@ -88,3 +88,33 @@ def test_a_wrong_share_in_a_log_is_found_by_the_second_pass(monkeypatch):
                         lambda p, scan, r, upto, batch: passes.append(batch is not None) or real(p, scan, r, upto, batch))
     report, _ = verify_mod.verify_log(path, rules)
     assert not report.valid and passes == [True, False] and "BadShare" == report.kind
+
+
+def _tampered_log(tmp_path, kind: str, offset: int) -> Path:
+    """The finished asv vector up to its first `kind` event, that event's first proof bytes
+    changed at `offset` and the event signed again by its author (as the vectors' tampers)."""
+    from protocol.log import parse_event, read_log
+    from tests.vectors import make_vectors as mv
+    source = VECTORS / "asv" / "finished.asvlog"
+    records = list(read_log(source))
+    at = next(i for i, r in enumerate(records) if parse_event(r).kind == kind)
+    ev = parse_event(records[at])
+    keys = {i.public_key_bytes: i for i in mv.identities("asv", len(mv.GAMES["asv"]["bots"]))}
+    field = "p" if kind == "refresh" else "s"
+    index = None if kind == "refresh" else 0
+    spoiled = mv.resign(records[at], keys[ev.author], lambda b: mv.spoil_bin(b, field, index, offset))
+    path = tmp_path / f"{kind}-{offset}.asvlog"
+    mv.write(path, ev.game, records[:at] + [spoiled] + records[at + 1:at + 3])
+    return path
+
+
+@pytest.mark.parametrize("kind, offset", [("refresh", 3), ("refresh", 40), ("shares", 32 + 3), ("shares", 32 + 70)])
+def test_a_spoiled_refresh_or_share_proof_gives_the_one_by_one_report(tmp_path, kind, offset):
+    """A commitment (A, B) or the response changed in a refresh's or a share's proof: the
+    deferred check and the one-by-one check give the same refusal, at that event."""
+    path = _tampered_log(tmp_path, kind, offset)
+    rules = game_of_log(path).session_rules()
+    deferred_report, _ = verify_mod.verify_log(path, rules)
+    direct_report, _ = verify_mod.verify_log(path, rules, defer_proofs=False)
+    assert not direct_report.valid and direct_report.kind in ("BadRefresh", "BadShare")
+    assert deferred_report.to_json() == direct_report.to_json()
