@@ -32,6 +32,7 @@ from typing import Sequence
 
 from protocol.crypto import group as g
 from protocol.crypto import point_cache
+from protocol.crypto import proof_batch
 from protocol.crypto import msm as _msm
 from protocol.poker.cards import Ciphertext, MentalPokerError
 from protocol.poker.shuffle import ShuffleWitness
@@ -294,10 +295,10 @@ def verify_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], pr
     if digest is not None and digest in _VERIFIED:
         return
     try:
-        _check_equations(before, after, proof, joint_key, context)
+        deferred = _check_equations(before, after, proof, joint_key, context)
     except ShuffleProofError as exc:
         raise ShuffleProofError(exc.reason, participant) from None
-    if digest is not None:
+    if digest is not None and not deferred:
         if len(_VERIFIED) >= _VERIFIED_MAX:
             del _VERIFIED[next(iter(_VERIFIED))]
         _VERIFIED[digest] = None
@@ -337,10 +338,10 @@ def weights(c: bytes, count: int) -> list[int]:
 
 
 def equation_terms(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
-                   joint_key: bytes, context: bytes) -> dict[bytes, int]:
+                   joint_key: bytes, context: bytes) -> tuple[dict[bytes, int], bytes]:
     """The weighted sum of the verifier's n + 5 equations (SPEC §25.10, §25.12), each written
-    as "= identity", as merged coefficients by point: the proof is valid iff this sum is
-    the identity (and every point is a valid one)."""
+    as "= identity", as merged coefficients by point, and the challenge c: the proof is valid
+    iff this sum is the identity (and every point is a valid one)."""
     n = len(before)
     h, hs = generators(n)
     seed = _seed(context, joint_key, before, after, proof.commitments)
@@ -382,17 +383,23 @@ def equation_terms(before: Sequence[Ciphertext], after: Sequence[Ciphertext], pr
         add(-w_hat[i], proof.t_hat[i])
     for w, t in zip((w1, w2, w3, w41, w42), (t1, t2, t3, t41, t42)):
         add(-w, t)
-    return {p: k % _L for p, k in acc.items()}
+    return {p: k % _L for p, k in acc.items()}, _sc(c)
 
 
 def _check_equations(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
-                     joint_key: bytes, context: bytes) -> None:
+                     joint_key: bytes, context: bytes) -> bool:
     """One msm over the folded equations. The msm decodes every point whose coefficient is
     not zero; the others (there are none in practice) are validated one by one, so every
-    point is checked and the refusal names the first bad one in the fixed order."""
-    merged = equation_terms(before, after, proof, joint_key, context)
+    point is checked and the refusal names the first bad one in the fixed order. Inside
+    ``proof_batch.deferring(batch)`` (a log's verifier, SPEC §25.14) the sum goes to the
+    batch instead, and True is returned: nothing is known yet."""
+    merged, c = equation_terms(before, after, proof, joint_key, context)
     if not all(point_cache.is_valid(p) for p, k in merged.items() if not k):
         _name_bad_point(before, after, proof, joint_key)
+    batch = proof_batch.active()
+    if batch is not None:
+        batch.add(c, [(k, p) for p, k in merged.items() if k])
+        return True
     try:
         total = _msm.sum_merged(merged)
     except g.GroupError:
@@ -401,3 +408,4 @@ def _check_equations(before: Sequence[Ciphertext], after: Sequence[Ciphertext], 
     if total is not None:
         raise ShuffleProofError("the proof's equations do not hold")
     point_cache.note_valid([p for ct in after for p in (ct.c1, ct.c2)])
+    return False
