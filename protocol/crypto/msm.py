@@ -60,22 +60,19 @@ def _use_native(backend: str | None) -> bool:
 
 def msm(terms: Sequence[tuple[int, bytes]], *, backend: str | None = None) -> bytes | None:
     """Σ k·P over the (k, P) pairs, or None when the sum is the identity (or there are no terms)."""
-    native = _use_native(backend)
-    merged = _merge(terms)
-    for p in merged:
-        if not isinstance(p, bytes) or len(p) != g.POINT_BYTES:
-            raise g.GroupError("multi-scalar multiplication of a point that is not 32 bytes")
-    if native:
-        return _msm_native(merged)
-    return _msm_pure(merged)
+    return _sum(_merge(terms), backend)
 
 
 def sum_merged(merged: dict[bytes, int], *, backend: str | None = None) -> bytes | None:
     """Σ k·P over a dict of distinct points and their coefficients (a caller that merged its
     terms itself, as a folded verification equation does): zero coefficients are dropped;
     None when the sum is the identity. Raises GroupError for a point that is not valid."""
+    return _sum({p: k % _L for p, k in merged.items() if k % _L}, backend)
+
+
+def _sum(kept: dict[bytes, int], backend: str | None) -> bytes | None:
+    """The sum of distinct points with non-zero coefficients below L, on the chosen backend."""
     native = _use_native(backend)
-    kept = {p: k % _L for p, k in merged.items() if k % _L}
     for p in kept:
         if not isinstance(p, bytes) or len(p) != g.POINT_BYTES:
             raise g.GroupError("multi-scalar multiplication of a point that is not 32 bytes")

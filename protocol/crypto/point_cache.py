@@ -27,23 +27,22 @@ def valid(p: object) -> bytes:
     if isinstance(p, bytes) and p in _SEEN:
         return p
     p = g.validate_point(p)
-    if remember:
+    _remember(p)
+    return p
+
+
+def _remember(p: bytes) -> None:
+    if remember and p not in _SEEN:
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.pop(next(iter(_SEEN)), None)
         _SEEN[p] = None
-    return p
 
 
 def note_valid(points) -> None:
     """Remember encodings a caller has just seen decode (a multi-scalar sum that took them
     and did not refuse: it decodes every point it takes), so their next check is a look-up."""
-    if not remember:
-        return
     for p in points:
-        if p not in _SEEN:
-            if len(_SEEN) >= _SEEN_MAX:
-                _SEEN.pop(next(iter(_SEEN)), None)
-            _SEEN[p] = None
+        _remember(p)
 
 
 def is_valid(p: object) -> bool:

@@ -23,7 +23,7 @@ from protocol.crypto import msm as _msm
 WEIGHT_TAG = b"p2p-asv/proof-batch/weights/v1"
 _L = g.L
 
-__all__ = ["ProofBatch", "deferring", "active"]
+__all__ = ["ProofBatch", "deferring", "active", "weights"]
 
 
 class ProofBatch:
@@ -63,12 +63,16 @@ class ProofBatch:
             return False
 
 
+def weights(tag: bytes, seed: bytes, count: int) -> list[int]:
+    """`count` 128-bit weights of folded equations (SPEC §25.2, §25.12, §25.14): SHAKE-256 of
+    lp(tag, seed), read 16 bytes at a time little-endian; a zero weight becomes 1."""
+    stream = hashlib.shake_256(g.lp(tag, seed)).digest(16 * count)
+    return [int.from_bytes(stream[16 * k:16 * k + 16], "little") or 1 for k in range(count)]
+
+
 def _weights(seeds: Sequence[bytes]) -> list[int]:
-    """SHAKE-256 of lp(WEIGHT_TAG, SHA-512 of every seed, in order), 16 bytes a weight read
-    little-endian; a zero weight becomes 1 (SPEC §25.14)."""
-    digest = hashlib.sha512(g.lp(WEIGHT_TAG, *seeds)).digest()
-    stream = hashlib.shake_256(g.lp(WEIGHT_TAG, digest)).digest(16 * len(seeds))
-    return [int.from_bytes(stream[16 * k:16 * k + 16], "little") or 1 for k in range(len(seeds))]
+    """The batch's weights: seeded by the SHA-512 of lp(WEIGHT_TAG, every seed, in order)."""
+    return weights(WEIGHT_TAG, hashlib.sha512(g.lp(WEIGHT_TAG, *seeds)).digest(), len(seeds))
 
 
 _active: ProofBatch | None = None

@@ -15,7 +15,6 @@ validated and scalars must be canonical and non-zero.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 
@@ -143,7 +142,7 @@ def _cp_challenge(context: bytes, public: bytes, base2: bytes, share: bytes, a: 
 
 def _cp_weight(c: bytes) -> int:
     """The weight of the second equation (SPEC §25.2): 16 bytes of SHAKE-256 of lp(tag, c)."""
-    return int.from_bytes(hashlib.shake_256(g.lp(CP_WEIGHT_TAG, c)).digest(16), "little") or 1
+    return proof_batch.weights(CP_WEIGHT_TAG, c, 1)[0]
 
 
 def prove_equal_dlog(

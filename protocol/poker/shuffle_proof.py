@@ -330,13 +330,6 @@ def _name_bad_point(before: Sequence[Ciphertext], after: Sequence[Ciphertext], p
             raise ShuffleProofError(f"{name}: {exc.reason}") from None
 
 
-def weights(c: bytes, count: int) -> list[int]:
-    """The 128-bit weights of the folded equations (SPEC §25.12): SHAKE-256 of
-    lp(WEIGHT_TAG, c), read 16 bytes at a time little-endian; a zero weight becomes 1."""
-    stream = hashlib.shake_256(g.lp(WEIGHT_TAG, c)).digest(16 * count)
-    return [int.from_bytes(stream[16 * k:16 * k + 16], "little") or 1 for k in range(count)]
-
-
 def equation_terms(before: Sequence[Ciphertext], after: Sequence[Ciphertext], proof: ShuffleProof,
                    joint_key: bytes, context: bytes) -> tuple[dict[bytes, int], bytes]:
     """The weighted sum of the verifier's n + 5 equations (SPEC §25.10, §25.12), each written
@@ -350,7 +343,7 @@ def equation_terms(before: Sequence[Ciphertext], after: Sequence[Ciphertext], pr
     s1, s2, s3, s4 = (_int(x) for x in (proof.s1, proof.s2, proof.s3, proof.s4))
     s_hat = [_int(x) for x in proof.s_hat]
     s_prime = [_int(x) for x in proof.s_prime]
-    w1, w2, w3, w41, w42, *w_hat = weights(_sc(c), n + 5)
+    w1, w2, w3, w41, w42, *w_hat = proof_batch.weights(WEIGHT_TAG, _sc(c), n + 5)   # SPEC §25.12
     u_prod = 1
     for k in u:
         u_prod = u_prod * k % _L
