@@ -17,7 +17,7 @@ import dataclasses
 import operator
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, dataclass_transform
 
 from . import notation as T
 from .errors import MalformedAction
@@ -50,10 +50,12 @@ def _comparison(compare):
 _ORDER_METHODS = {f"__{op.__name__}__": _comparison(op) for op in (operator.lt, operator.le, operator.gt, operator.ge)}
 
 
-def _ordered(cls):
-    """What dataclass(order=True) gives, without writing four methods per class at import
-    (the verifier's start-up makes 48 action classes): the fields' tuple compared, only
-    between instances of the same class."""
+@dataclass_transform(frozen_default=True, order_default=True)
+def _action(cls):
+    """dataclass(frozen=True, order=True), without writing four order methods per class at
+    import (every asv command's start-up makes these 39 classes): the shared ones compare
+    the fields' tuple, only between instances of the same class."""
+    cls = dataclass(frozen=True)(cls)
     names = tuple(f.name for f in dataclasses.fields(cls))
 
     def _order_key(self) -> tuple:
@@ -64,8 +66,7 @@ def _ordered(cls):
     return cls
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class DrawTile:
     pile: int                                  # 0-based; notation is 1-based
     VERB: ClassVar[str] = "draw-tile"
@@ -83,8 +84,7 @@ class DrawTile:
         return cls(pile)
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class PlaceTile:
     tile: int
     square: Square
@@ -103,8 +103,7 @@ class PlaceTile:
         return cls(T.handle(args[0]), T.square(args[1]), int(args[2][1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class ScrapTile:
     tile: int
     VERB: ClassVar[str] = "scrap"
@@ -119,8 +118,7 @@ class ScrapTile:
         return cls(T.handle(args[0]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class NewShip:
     card: int
     name: str
@@ -137,8 +135,7 @@ class NewShip:
         return cls(*T.named(args[0], resolve), T.square(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Upgrade:
     ship: int
     card: int
@@ -155,8 +152,7 @@ class Upgrade:
         return cls(T.ship(args[0]), *T.named(args[1], resolve))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class AttachExtra:
     ship: int
     card: int
@@ -179,8 +175,7 @@ class AttachExtra:
         return cls(T.ship(args[0]), *T.named(args[1], resolve), evict)
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class PlaceProbe:
     square: Square
     part: int
@@ -196,8 +191,7 @@ class PlaceProbe:
         return cls(*T.feature(args[0]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class PlaceStation:
     square: Square
     VERB: ClassVar[str] = "station"
@@ -212,8 +206,7 @@ class PlaceStation:
         return cls(T.square(args[0]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class PlacePirate:
     square: Square
     segment: int
@@ -229,8 +222,7 @@ class PlacePirate:
         return cls(*T.feature(args[0]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class ScoreStation:
     square: Square
     VERB: ClassVar[str] = "score-station"
@@ -245,8 +237,7 @@ class ScoreStation:
         return cls(T.square(args[0]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class ScoreQuest:
     card: int                                  # a quest handle the seat holds
     name: str
@@ -262,8 +253,7 @@ class ScoreQuest:
         return cls(*T.named(args[0], resolve))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Move:
     ship: int
     square: Square
@@ -279,8 +269,7 @@ class Move:
         return cls(T.ship(args[0]), T.square(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Discover:
     card: int
     name: str
@@ -297,8 +286,7 @@ class Discover:
         return cls(*T.named(args[0], resolve), T.number(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class BinaryDiscover:
     """Binary System's second discovery: a planet joined to the first by a path (SPEC §8.9)."""
     card: int
@@ -317,8 +305,7 @@ class BinaryDiscover:
         return cls(*T.named(args[0], resolve), *T.feature(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class PlayEnvironment:
     card: int
     name: str
@@ -334,8 +321,7 @@ class PlayEnvironment:
         return cls(*T.named(args[0], resolve))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class PlayLifeForms:
     cards: tuple[tuple[int, str], ...]         # several only for Plasma Spores (SPEC §8.1)
     VERB: ClassVar[str] = "life"
@@ -350,8 +336,7 @@ class PlayLifeForms:
         return cls(tuple(T.named(a, resolve) for a in args))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class PlayExplorer:
     card: int
     name: str
@@ -381,14 +366,12 @@ class _Bare:
         return cls()
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Pass(_Bare):
     VERB: ClassVar[str] = "pass"
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Discard:
     cards: tuple[int, ...]
     VERB: ClassVar[str] = "discard"
@@ -403,8 +386,7 @@ class Discard:
         return cls(tuple(T.handle(a) for a in args))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class DrawCard:
     deck: str                                  # "refuel" or "port"
     VERB: ClassVar[str] = "draw"
@@ -421,15 +403,13 @@ class DrawCard:
         return cls(args[0])
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Peek(_Bare):
     """Madam Maxine's look at the top two cards of both decks (role-play, SPEC §13.3)."""
     VERB: ClassVar[str] = "peek"
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class TakePeeked:
     card: int
     VERB: ClassVar[str] = "take"
@@ -444,15 +424,13 @@ class TakePeeked:
         return cls(T.handle(args[0]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class LookAutomata(_Bare):
     """Automata: look at the top four Space Port cards (SPEC §8.10)."""
     VERB: ClassVar[str] = "automata"
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Keep:
     cards: tuple[int, ...]                     # one or two of the cards the Automata showed
     VERB: ClassVar[str] = "keep"
@@ -468,8 +446,7 @@ class Keep:
         return cls(tuple(T.handle(a) for a in args))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Bank:
     """City of Banks: a blind card from `seat`'s reshuffled hand, at `position` (SPEC §8.10)."""
     seat: int
@@ -486,8 +463,7 @@ class Bank:
         return cls(T.number(args[0]), T.position(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class BankGive:
     """City of Banks: the card the banker gives back for the one it took (SPEC §8.10)."""
     card: int
@@ -503,8 +479,7 @@ class BankGive:
         return cls(T.handle(args[0]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Fire:
     """A Laser Beam fires instead of moving (SPEC §15.4). kind "ship": `index` is the target
     ship; "probe"/"pirate": the piece on `square`/`index`; "station": the station on `square`."""
@@ -535,8 +510,7 @@ class Fire:
         return cls(T.ship(args[0]), args[1], *T.feature(args[2]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Torpedo:
     """A Photon Torpedo blasts the pirate on `square`/`segment` off its path (SPEC §15.5)."""
     ship: int
@@ -554,8 +528,7 @@ class Torpedo:
         return cls(T.ship(args[0]), *T.feature(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Plunder:
     """Pirate Crew: a blind card from `seat`'s reshuffled hand, at `position` (SPEC §15.7)."""
     seat: int
@@ -572,8 +545,7 @@ class Plunder:
         return cls(T.number(args[0]), T.position(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class PlayRookie:
     """Captain Rookie from hand onto another seat's ship (SPEC §15.6)."""
     card: int
@@ -591,8 +563,7 @@ class PlayRookie:
         return cls(*T.named(args[0], resolve), T.ship(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Reassign:
     """Captain Rookie moves from the mover's ship `source` to another seat's ship `target`."""
     source: int
@@ -609,8 +580,7 @@ class Reassign:
         return cls(T.ship(args[0]), T.ship(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Escape:
     """A doomed ship flees within its M-number to a discovered planet (Black Hole, SPEC §15.2)."""
     ship: int
@@ -627,8 +597,7 @@ class Escape:
         return cls(T.ship(args[0]), T.square(args[1]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Teleport:
     """A Teleport card saves a doomed ship: it jumps to one of its owner's home planets (SPEC §15.2)."""
     ship: int
@@ -647,8 +616,7 @@ class Teleport:
         return cls(T.ship(args[0]), *T.named(args[1], resolve), T.square(args[2]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class PlaySpecial:
     """A Special Action card, on a seat's own turn or in a response window (SPEC §14).
 
@@ -671,8 +639,7 @@ class PlaySpecial:
         return cls(*T.named(args[0], resolve), tuple(special_token(a) for a in args[1:]))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Pick:
     """Cards taken by handle: from Space Junk (The Scavenger) or blind from a reshuffled hand
     (Trading Post), SPEC §14.9."""
@@ -689,16 +656,14 @@ class Pick:
         return cls(tuple(T.handle(a) for a in args))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class Next(_Bare):
     """End the current phase (from phase 5: end the turn)."""
     VERB: ClassVar[str] = "next"
 
 
 # -- chance outcomes (SPEC §10.2), written by the dealer or the protocol ---------------------
-@_ordered
-@dataclass(frozen=True)
+@_action
 class ChanceShuffle:
     deck: str
     VERB: ClassVar[str] = "chance shuffle"
@@ -713,8 +678,7 @@ class ChanceShuffle:
         return cls(args[0])
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class ChanceReveal:
     cards: tuple[tuple[int, str], ...]         # (handle, identity) made public
     VERB: ClassVar[str] = "chance reveal"
@@ -729,8 +693,7 @@ class ChanceReveal:
         return cls(tuple(T.named(a, resolve) for a in args))
 
 
-@_ordered
-@dataclass(frozen=True)
+@_action
 class ChanceDeal:
     seat: int
     cards: tuple[int, ...]                     # handles whose identity reached `seat` alone

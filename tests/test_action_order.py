@@ -1,5 +1,5 @@
 """The engine's actions order as dataclass(order=True) would order them (p2p_asv/actions.py
-writes the four comparisons once for every class, to keep the verifier's start-up short)."""
+writes the four comparisons once for all its classes, to keep the verifier's start-up short)."""
 import dataclasses as dc
 
 import pytest

@@ -134,22 +134,27 @@ def test_keygen_into_an_unwritable_place_is_a_clear_error(tmp_path, capsys):
     assert "asv keygen: cannot write" in capsys.readouterr().err
 
 
-def test_a_log_of_rules_this_asv_does_not_know_cannot_be_checked_and_is_not_invalid(tmp_path, capsys):
-    """SPEC §27.6: a log played under another version of the rules (its signed first hello
-    names them) is exit 3, 'cannot check', never INVALID (1, the code of a tampered log);
-    `asv join --resume` of it says why instead of failing at seq 0."""
+def _log_of_rules(tmp_path, name: str) -> str:
+    """A two-peer asv log, two steps long, whose signed hello names the rules `name`."""
     from cli.games.asv.adapter import AsvRules
     from tests.session_helpers import make_peers, step
 
-    class OlderRules(AsvRules):
-        name = "amazing-space-venture/0"
-
-    peers = make_peers(OlderRules(), 2, log_dir=str(tmp_path))
+    class OtherRules(AsvRules):
+        pass
+    OtherRules.name = name
+    peers = make_peers(OtherRules(), 2, log_dir=str(tmp_path))
     for _ in range(2):
         step(peers)
     for p in peers:
         p.log.close()
-    path = str(tmp_path / "peer0.asvlog")
+    return str(tmp_path / "peer0.asvlog")
+
+
+def test_a_log_of_rules_this_asv_does_not_know_cannot_be_checked_and_is_not_invalid(tmp_path, capsys):
+    """SPEC §27.6: a log played under another version of the rules (its signed first hello
+    names them) is exit 3, 'cannot check', never INVALID (1, the code of a tampered log);
+    `asv join --resume` of it says why instead of failing at seq 0."""
+    path = _log_of_rules(tmp_path, "amazing-space-venture/0")
     capsys.readouterr()
     for argv in (["verify", path], ["log", "show", path], ["replay", path]):
         assert main(argv) == 3, argv
@@ -168,18 +173,7 @@ def test_a_log_of_rules_this_asv_does_not_know_cannot_be_checked_and_is_not_inva
 def test_a_log_from_before_the_commitment_form_shuffle_proofs_says_so(tmp_path, capsys):
     """A version-9 log (shuffle proofs that carried their challenge, SPEC §25.10) is
     "cannot check" (exit 3) with the reason, never INVALID."""
-    from cli.games.asv.adapter import AsvRules
-    from tests.session_helpers import make_peers, step
-
-    class Version9(AsvRules):
-        name = "amazing-space-venture/9"
-
-    peers = make_peers(Version9(), 2, log_dir=str(tmp_path))
-    for _ in range(2):
-        step(peers)
-    for p in peers:
-        p.log.close()
-    path = str(tmp_path / "peer0.asvlog")
+    path = _log_of_rules(tmp_path, "amazing-space-venture/9")
     capsys.readouterr()
     assert main(["verify", path]) == 3
     out = capsys.readouterr().out
