@@ -311,7 +311,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             self.timing.signed[s.chain.height] = time.monotonic()
             s.act(text)
             self._applied(s.chain.events[-1])
-            await self.mesh.broadcast(s.chain.events[-1])
+            await self.mesh.broadcast(s.chain.events[-1], first=s.next_author())
 
     async def submit(self, action: str) -> None:
         """A human's action for this peer's seat: written now if it is due (raises the
@@ -328,7 +328,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
         self.timing.signed[s.chain.height] = time.monotonic()
         s.act(action)
         self._applied(s.chain.events[-1])
-        await self.mesh.broadcast(s.chain.events[-1])
+        await self.mesh.broadcast(s.chain.events[-1], first=s.next_author())
         await self._act_while_due()
 
     def _applied(self, ev: SignedEvent) -> None:
