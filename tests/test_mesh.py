@@ -132,15 +132,15 @@ async def test_broadcast_reaches_everyone_exactly_once():
 async def test_broadcast_writes_to_the_next_writer_first(monkeypatch):
     """SPEC §28.13: `first` (the peer that writes the next event) gets the frame written
     before the other peers are queued; the writers' order is otherwise the scheduler's
-    random one, so 24 broadcasts in a row would each have put another peer first about
-    two times in three."""
+    random one, so 24 broadcasts in a row would each have put another peer
+    first about two times in three."""
     order: list[tuple[int, object]] = []
-    real = FramedStream.send_frame
+    real = FramedStream.seal_frame
 
-    async def send_frame(self, payload):
-        if bytes(payload).startswith(EVENT_PREFIX):   # not the keepalives' pings
+    def seal_frame(self, frame):   # sealed, then written with no schedule point between
+        if frame[4:].startswith(EVENT_PREFIX):   # not the keepalives' pings
             order.append((len(order), self))
-        await real(self, payload)
+        return real(self, frame)
 
     with trio.fail_after(LIMIT):
         async with AsyncExitStack() as stack:
@@ -151,7 +151,7 @@ async def test_broadcast_writes_to_the_next_writer_first(monkeypatch):
             await wait_until(lambda: full(meshes))
             sender, rec_of = meshes[0], {m.public_key: rec for m, rec in started}
             streams = {conn.fs: key for key, conn in sender._current.items()}
-            monkeypatch.setattr(FramedStream, "send_frame", send_frame)
+            monkeypatch.setattr(FramedStream, "seal_frame", seal_frame)
             prev = ZERO_HASH
             for k in range(24):
                 first = IDS[1 + k % 3].public_key_bytes
