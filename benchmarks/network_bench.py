@@ -2,7 +2,7 @@
 process, and the latency from an event's signing to its application on every peer.
 
 Run: .venv/bin/python benchmarks/network_bench.py [--runs N] [--profile FILE | --split FILE | --path]
-(about half a minute a run)
+[--no-fsync]   (about half a minute a run)
 
 The networked game is `asv host` + three `asv join`, four OS processes on 127.0.0.1,
 each writing its timings (time.monotonic, one clock for the whole host). The game time
@@ -21,7 +21,8 @@ path is printed: for each event whose next one is another peer's, the time from 
 author starting to make it to the next author starting to make the next, split into its
 parts, with the making split again (the log's write and fsync, the bot's choice, the
 proofs, the signature). `--runs N`: N games in a row, each line printed, then the ratios'
-range (the issue's goal is counted over three in a row).
+range (the issue's goal is counted over three in a row). `--no-fsync`: the peers run with
+ASV_NO_FSYNC=1 (SPEC §23.4), a diagnostic of what the disk costs the game, not a way to play.
 
 The peers import from compiled bytecode, as an installed program does: the modules are
 compiled once into a private cache (PYTHONPYCACHEPREFIX under the run's temporary
@@ -286,11 +287,14 @@ def critical_path(out: Path, timings: list[dict]) -> None:
         print(f"  {name:42s} {seconds / own * 1e3:6.3f}")
 
 
-def run_once(profile: Path | None, split: Path | None, cached: bool, path: bool) -> tuple[float, float]:
+def run_once(profile: Path | None, split: Path | None, cached: bool, path: bool,
+             no_fsync: bool = False) -> tuple[float, float]:
     """One networked game and its baselines, printed; returns (the wall ratio to four
     replicas, the CPU ratio)."""
     with tempfile.TemporaryDirectory(prefix="asv-net-bench-") as tmp:
         env = bytecode_env(Path(tmp) / "pycache") if cached else None
+        if no_fsync:
+            env = {**(env if env is not None else os.environ), "ASV_NO_FSYNC": "1"}
         wall, cpu, timings, log = networked_game(Path(tmp), profile, split, env, path)
         events = len(scan_log(log).records)
         signed = {int(k): v for t in timings for k, v in t["signed"].items()}
@@ -303,7 +307,8 @@ def run_once(profile: Path | None, split: Path | None, cached: bool, path: bool)
         (one, one_cpu), (four, four_cpu) = replay(log, 1), replay(log, PEERS)
         p99 = lat[min(len(lat) - 1, int(round(0.99 * (len(lat) - 1))))]
         print(f"four-peer networked bot game: {events} events "
-              f"({'modules from a bytecode cache' if cached else 'the environment as it is'})")
+              f"({'modules from a bytecode cache' if cached else 'the environment as it is'}"
+              f"{'; no fsync (ASV_NO_FSYNC=1), a diagnostic' if no_fsync else ''})")
         print(f"  processes start to exit          {wall:7.2f} s")
         print(f"  first signed to last applied     {game:7.2f} s   ({events / game:6.0f} events/s)")
         print(f"  one replica in one process       {one:7.2f} s   ratio {game / one:5.2f}")
@@ -329,7 +334,7 @@ def main() -> None:
     profile, split = option("--profile"), option("--split")
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 1
     cached, path = "--no-bytecode-cache" not in sys.argv, "--path" in sys.argv
-    ratios = [run_once(profile, split, cached, path) for _ in range(runs)]
+    ratios = [run_once(profile, split, cached, path, "--no-fsync" in sys.argv) for _ in range(runs)]
     if runs > 1:
         print(f"{runs} runs in a row: the wall ratio to four replicas "
               f"{' / '.join(f'{w:.2f}' for w, _ in ratios)}, the CPU ratio {' / '.join(f'{c:.2f}' for _, c in ratios)}")
