@@ -1,7 +1,8 @@
 """The greedy bot's decision cost (SPEC §12.1): microseconds of CPU time a decision for
 GreedyBot.choose and for the plain procedure it must match (tests/greedy_reference.py: list
 every legal action, score each, draw among the best), over the same recorded decisions of
-seeded greedy games (four players, the basic game, and a few variants), by kind of decision.
+seeded greedy games: the four-player basic game (the networked benchmark's) by kind of
+decision, and a few other seat counts and variants in all.
 Prints figures; asserts nothing.
 
 Run: .venv/bin/python benchmarks/greedy_bench.py [--games N] [--repeat R]
@@ -54,20 +55,21 @@ def recorded(players: int, config: dict, seeds) -> list:
 
 
 def cost(decisions: list, choose, repeat: int) -> dict[str, float]:
-    """CPU seconds a decision by kind (and "all"), the best of `repeat` passes."""
-    best: dict[str, float] = {}
+    """CPU seconds a decision by (configuration, kind) and (configuration, "all"), the best
+    of `repeat` passes."""
+    best: dict = {}
     for _ in range(repeat):
-        spent: dict[str, list] = {}
-        for state, view, bot in decisions:
+        spent: dict = {}
+        for label, state, view, bot in decisions:
             fresh = copy.copy(bot)
             fresh.rng = copy.copy(bot.rng)
             start = time.process_time()
             choose(fresh, state, view)
             took = time.process_time() - start
-            for key in (kind(state), "all"):
+            for key in ((label, kind(state)), (label, "all"), ("every game", "all")):
                 spent.setdefault(key, []).append(took)
         for key, times in spent.items():
-            best[key] = min(best.get(key, float("inf")), sum(times) / len(times))
+            best[key] = (min(best.get(key, (float("inf"), 0))[0], sum(times) / len(times)), len(times))
     return best
 
 
@@ -78,18 +80,18 @@ def main() -> None:
     args = parser.parse_args()
     decisions = []
     for label, players, config in CONFIGS:
-        decisions += recorded(players, config, range(11, 11 + args.games))
-    counts: dict[str, int] = {}
-    for state, _, _ in decisions:
-        counts[kind(state)] = counts.get(kind(state), 0) + 1
-    counts["all"] = len(decisions)
+        decisions += [(label, *d) for d in recorded(players, config, range(11, 11 + args.games))]
     plain = cost(decisions, lambda bot, state, view: reference_choose(bot.rng, state, view), args.repeat)
     fast = cost(decisions, lambda bot, state, view: bot.choose(state, view), args.repeat)
-    print(f"greedy decisions of {args.games} games each: {', '.join(c[0] for c in CONFIGS)}")
-    print(f"  {'kind':22s} {'count':>6s} {'plain us':>9s} {'bot us':>8s} {'ratio':>6s}")
-    for key in sorted(counts, key=lambda k: (k == "all", k)):
-        print(f"  {key:22s} {counts[key]:6d} {1e6 * plain[key]:9.1f} {1e6 * fast[key]:8.1f} "
-              f"{plain[key] / fast[key]:6.2f}")
+    print(f"greedy decisions of {args.games} games a configuration, CPU us a decision "
+          "(plain: the reference procedure; bot: GreedyBot.choose)")
+    print(f"  {'game':16s} {'kind':22s} {'count':>6s} {'plain us':>9s} {'bot us':>8s} {'ratio':>6s}")
+    first = CONFIGS[0][0]
+    rows = sorted((k for k in plain if k[0] == first), key=lambda k: (k[1] == "all", k[1]))
+    rows += [(label, "all") for label, _, _ in CONFIGS[1:]] + [("every game", "all")]
+    for key in rows:
+        (p, count), (f, _) = plain[key], fast[key]
+        print(f"  {key[0]:16s} {key[1]:22s} {count:6d} {1e6 * p:9.1f} {1e6 * f:8.1f} {p / f:6.2f}")
 
 
 if __name__ == "__main__":

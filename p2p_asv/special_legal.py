@@ -3,6 +3,7 @@ check accepts them, so listing and applying can never disagree."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Callable
 
 from .actions import Pass, PlaySpecial
 from .cards import CARD_BY_NAME, SPECIAL_ACTION
@@ -116,10 +117,13 @@ def _candidates(state: GameState, seat: int, handle: int, name: str) -> list[tup
     return [()]
 
 
-def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
+def _plays(state: GameState, view: PlayerView, in_respond: bool,
+           keep: Callable[[str], bool] | None = None) -> list:
     seat, poll = view.seat, (state.polls[-1] if state.polls else None)
     out = []
     for handle, name in _specials_in_hand(state, view):
+        if keep is not None and not keep(name):
+            continue
         if counts_against_limit(name) and not in_respond and not may_play_another(state, seat):
             continue
         try:   # a card that does not fit here at all: no argument can change that
@@ -146,11 +150,12 @@ def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
     return out
 
 
-def own_specials(state: GameState, view: PlayerView) -> list:
-    """Cards the active seat may play on its own turn, outside any window."""
+def own_specials(state: GameState, view: PlayerView, keep: Callable[[str], bool] | None = None) -> list:
+    """Cards the active seat may play on its own turn, outside any window; with `keep`, only
+    the plays of the cards whose name it accepts (the others are not even checked)."""
     if view.seat != state.active or state.automata_seen:
         return []
-    return _plays(state, view, in_respond=False)
+    return _plays(state, view, in_respond=False, keep=keep)
 
 
 def poll_actions(state: GameState, view: PlayerView) -> list:
