@@ -6,7 +6,7 @@ Bots see only the public state and their own view, like any player.
 from __future__ import annotations
 
 from .engine import legal_actions
-from .greedy_best import best_actions
+from .greedy_best import greedy_choice
 from .greedy_score import greedy_score
 from .search import SearchBot
 from .seeded import SeededRandom
@@ -37,7 +37,7 @@ class GreedyBot:
     def choose(self, state: GameState, view: PlayerView):
         """One of the legal actions with the best score, drawn from those in notation order
         (p2p_asv/greedy_best.py finds them without listing every action)."""
-        return self.rng.choice(best_actions(state, view))
+        return greedy_choice(state, view, self.rng)
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}

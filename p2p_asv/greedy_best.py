@@ -1,47 +1,65 @@
-"""The greedy bot's best actions (SPEC §12.1) without listing, scoring and sorting every legal
-action: the same set as `legal_actions` filtered to its highest greedy_score, in the same
-notation order, so GreedyBot's one draw among them picks what the plain procedure picks
-(tests/greedy_reference.py, held to it by tests/test_greedy_sameness.py).
+"""The greedy bot's choice (SPEC §12.1) without listing, scoring and sorting every legal action:
+it draws among the same best actions as the plain procedure (every legal action, each
+scored by greedy_score, one of the best drawn from the notation-ordered list), so it picks
+what that picks (tests/greedy_reference.py, held to it by tests/test_greedy_sameness.py).
 
-Two things are left out when they cannot reach the best score:
+Left out when they cannot reach the best score:
 - a Special Action card's plays on the seat's own turn, when the most the card can score there
   (greedy_score.special_ceiling) is below the best of the phase's actions;
 - in phase 1, the placements of a drawn tile with planets on squares farther from the seat's
   ships than its nearest legal square (they score 8 less the king steps), and every placement
   of a tile without planets (they score 0) unless 0 is the best.
-Only the best actions are sorted.
+Only the best actions are ordered, by their notation; a tile placement among them becomes an
+action only when it is the one drawn.
 """
 from __future__ import annotations
 
 from typing import Callable
 
 from . import actions as A
-from .board import is_sun
+from .board import Board, is_sun
 from .engine import affordable, in_phase, listed_actions, placing_tiles, to_move
-from .geometry import neighbour, opposite
+from .geometry import STEP, square_name
 from .greedy_score import greedy_score, nearest_ship, special_ceiling
+from .seeded import SeededRandom
 from .special_legal import own_specials
 from .state import TILES, GameState
+from .tile_model import Tile
 from .tiles import TILE_BY_ID
 from .view import PlayerView
 
+Spot = tuple[int, tuple[int, int], int]   # a placement not yet made an action: (tile handle, square, rotation)
 
-def best_actions(state: GameState, view: PlayerView) -> list:
-    """view.seat's legal actions of the highest greedy_score, each once, in notation order
-    (ValueError when it has none, as max() of nothing)."""
+
+def greedy_choice(state: GameState, view: PlayerView, rng: SeededRandom):
+    """rng.choice of view.seat's legal actions with the highest greedy_score, in notation
+    order (ValueError when it has none, as max() of nothing)."""
     if (state.phase == TILES and not state.variants.advanced and not state.only_action
             and to_move(state) == view.seat and in_phase(state) and placing_tiles(state)):
-        return _best_placements(state, view)
-    found, specials = listed_actions(state, view)
-    scored = [(greedy_score(state, view, a), a) for a in found]
-    if specials:
-        _add_specials(state, view, scored)
-    return _ties(scored)
+        ties = _best_placements(state, view)
+    else:
+        found, specials = listed_actions(state, view)
+        scored = [(greedy_score(state, view, a), a) for a in found]
+        if specials:
+            _add_specials(state, view, scored)
+        ties = _ties(scored)
+    order = sorted(ties)
+    chosen = ties[rng.choice(order)]
+    return A.PlaceTile(*chosen) if type(chosen) is tuple else chosen
 
 
-def _ties(scored: list) -> list:
-    best = max(s for s, _ in scored)
-    return sorted({a for s, a in scored if s == best}, key=A.sort_key)
+def _ties(scored: list, groups: tuple = ()) -> dict:
+    """The best of `scored` ((score, action) pairs) and of `groups` ((score, placements)
+    pairs), by their notation."""
+    best = max([s for s, _ in scored] + [s for s, _ in groups])
+    ties: dict = {_place_text(*p): p for s, group in groups if s == best for p in group}
+    ties.update((a.text(), a) for s, a in scored if s == best)
+    return ties
+
+
+def _place_text(tile: int, square, rotation: int) -> str:
+    """A.PlaceTile(tile, square, rotation).text(), without making the action."""
+    return f"place #{tile} {square_name(square)} r{rotation}"
 
 
 def _reaching(floor: int | None) -> Callable[[str], bool] | None:
@@ -52,7 +70,7 @@ def _reaching(floor: int | None) -> Callable[[str], bool] | None:
 
 
 def _add_specials(state: GameState, view: PlayerView, scored: list, floor: int | None = None) -> None:
-    """The seat's own Special Action plays that might tie or beat the best of `scored`."""
+    """The seat's own Special Action plays that might tie or beat `floor` and the best of `scored`."""
     if scored:
         best = max(s for s, _ in scored)
         floor = best if floor is None else max(floor, best)
@@ -60,12 +78,13 @@ def _add_specials(state: GameState, view: PlayerView, scored: list, floor: int |
     scored += [(greedy_score(state, view, a), a) for a in plays]
 
 
-def _best_placements(state: GameState, view: PlayerView) -> list:
-    """Phase 1 with tiles drawn: each drawn tile's placements (or its scrap when it fits
-    nowhere) and the seat's own Special Action plays, as far as they might be best."""
+def _best_placements(state: GameState, view: PlayerView) -> dict:
+    """Phase 1 with tiles drawn: the best of each drawn tile's placements (or its scrap when it
+    fits nowhere) and the seat's own Special Action plays."""
     board = state.board
-    scored: list = []
-    plain = []   # tiles without planets: every placement, and a scrap, scores 0
+    scored: list = []          # (score, action): scraps and Special Action plays
+    near: list = []            # (score, placements) of each tile with planets that fits somewhere
+    plain = []                 # tiles without planets: every placement, and a scrap, scores 0
     levels = None
     for h in state.drawn:
         tile = TILE_BY_ID[state.names[h]]
@@ -78,14 +97,17 @@ def _best_placements(state: GameState, view: PlayerView) -> list:
         if found is None:
             scored.append((0, A.ScrapTile(h)))
         else:
-            steps, spots = found
-            scored += [(8 - steps, A.PlaceTile(h, sq, r)) for sq, r in spots]
-    _add_specials(state, view, scored, floor=0 if plain else None)
-    if plain and max((s for s, _ in scored), default=0) <= 0:
+            near.append((8 - found[0], [(h, sq, r) for sq, r in found[1]]))
+    floors = [s for s, _ in near] + ([0] if plain else [])
+    _add_specials(state, view, scored, max(floors) if floors else None)
+    if plain and max([s for s, _ in scored] + floors) == 0:
         for h, tile in plain:
-            spots = board.legal_placements(tile)
-            scored += [(0, A.PlaceTile(h, sq, r)) for sq, r in spots] or [(0, A.ScrapTile(h))]
-    return _ties(scored)
+            spots = board.legal_placements(tile) if is_sun(tile) else _spots(board, tile, board.frontier())
+            if spots:
+                near.append((0, [(h, sq, r) for sq, r in spots]))
+            else:
+                scored.append((0, A.ScrapTile(h)))
+    return _ties(scored, tuple(near))
 
 
 def _squares_by_steps(state: GameState, seat: int) -> list[tuple[int, list]]:
@@ -99,20 +121,43 @@ def _squares_by_steps(state: GameState, seat: int) -> list[tuple[int, list]]:
     return sorted(by_steps.items())
 
 
-def _nearest_fits(board, tile, levels: list[tuple[int, list]]):
-    """(steps, [(square, rotation)]): the tile's legal placements (as Board.legal_placements
-    finds them, for a tile that is no sun) on the nearest squares where it has any; None when it
-    fits nowhere."""
-    rotated = [tuple(tile.side(d, r) for d in range(4)) for r in range(4)]
+def _nearest_fits(board: Board, tile: Tile, levels: list[tuple[int, list]]):
+    """(steps, [(square, rotation)]): the tile's legal placements on the nearest squares where
+    it has any; None when it fits nowhere."""
     for steps, squares in levels:
-        spots = []
-        for sq in squares:
-            need = []   # (board side, code the neighbouring non-sun tile shows there)
-            for d in range(4):
-                other = board.tile_at(neighbour(sq, d))
-                if other is not None and not is_sun(other.tile):
-                    need.append((d, other.tile.side(opposite(d), other.rotation)))
-            spots += [(sq, r) for r in range(4) if all(rotated[r][d] == code for d, code in need)]
-        if spots:
-            return steps, spots
+        found = _spots(board, tile, squares)
+        if found:
+            return steps, found
     return None
+
+
+# The sides a square's neighbours show it, for each (neighbours' board sides), and the rotations
+# in which a tile's sides match them: both depend on nothing but their keys.
+_AROUND = {sq: tuple((d, (sq[0] + dx, sq[1] + dy), (d + 2) % 4) for d, (dx, dy) in sorted(STEP.items()))
+           for sq in ((x, y) for x in range(-1, 14) for y in range(-1, 14))}
+_ROTATIONS: dict[tuple, tuple[int, ...]] = {}
+
+
+def _spots(board: Board, tile: Tile, squares) -> list[tuple[tuple[int, int], int]]:
+    """Board.legal_placements(tile) on these frontier squares, for a tile that is no sun: every
+    rotation in which it shows each neighbouring non-sun tile the side that tile shows it
+    (squares controlled by an unfinished sun left out, SPEC §4.3)."""
+    controlled = board.controlled_squares()
+    at = board.tile_at
+    sides = tile.sides
+    out = []
+    for sq in squares:
+        if controlled and sq in controlled:
+            continue
+        need = []
+        for d, n, facing in _AROUND[sq]:
+            other = at(n)
+            if other is not None and not is_sun(other.tile):
+                need.append((d, other.tile.sides[(facing - other.rotation) % 4]))
+        key = (sides, tuple(need))
+        rotations = _ROTATIONS.get(key)
+        if rotations is None:
+            rotations = _ROTATIONS[key] = tuple(
+                r for r in range(4) if all(sides[(d - r) % 4] == code for d, code in need))
+        out += [(sq, r) for r in rotations]
+    return out
