@@ -143,7 +143,7 @@ def _spots(board: Board, tile: Tile, squares) -> list[tuple[tuple[int, int], int
     rotation in which it shows each neighbouring non-sun tile the side that tile shows it
     (squares controlled by an unfinished sun left out, SPEC §4.3)."""
     controlled = board.controlled_squares()
-    at = board.tile_at
+    at = board.placed().get
     sides = tile.sides
     out = []
     for sq in squares:
