@@ -5,7 +5,8 @@ what that picks (tests/greedy_reference.py, held to it by tests/test_greedy_same
 
 Left out when they cannot reach the best score:
 - a Special Action card's plays on the seat's own turn, when the most the card can score there
-  (greedy_score.special_ceiling) is below the best of the phase's actions;
+  (greedy_score.special_ceiling) is below the best of the phase's actions, and the Trading
+  Post gifts of more cards than could reach it (greedy_score.gift_reaching);
 - in phase 1, the placements of a drawn tile with planets on squares farther from the seat's
   ships than its nearest legal square (they score 8 less the king steps), and every placement
   of a tile without planets (they score 0) unless 0 is the best.
@@ -20,7 +21,7 @@ from . import actions as A
 from .board import Board, is_sun
 from .engine import affordable, in_phase, listed_actions, placing_tiles, to_move
 from .geometry import STEP, square_name
-from .greedy_score import greedy_score, nearest_ship, special_ceiling
+from .greedy_score import gift_reaching, greedy_score, nearest_ship, special_ceiling
 from .seeded import SeededRandom
 from .special_legal import own_specials
 from .state import TILES, GameState
@@ -74,7 +75,8 @@ def _add_specials(state: GameState, view: PlayerView, scored: list, floor: int |
     if scored:
         best = max(s for s, _ in scored)
         floor = best if floor is None else max(floor, best)
-    plays = affordable(state, view.seat, own_specials(state, view, keep=_reaching(floor)))
+    plays = affordable(state, view.seat, own_specials(
+        state, view, keep=_reaching(floor), most_given=None if floor is None else gift_reaching(floor)))
     scored += [(greedy_score(state, view, a), a) for a in plays]
 
 
