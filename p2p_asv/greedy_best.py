@@ -10,8 +10,8 @@ Left out when they cannot reach the best score:
 - in phase 1, the placements of a drawn tile with planets on squares farther from the seat's
   ships than its nearest legal square (they score 8 less the king steps), and every placement
   of a tile without planets (they score 0) unless 0 is the best.
-Only the best actions are ordered, by their notation; a tile placement among them becomes an
-action only when it is the one drawn.
+Only the best actions are ordered, by their notation (tile placements without writing it out);
+a tile placement among them becomes an action only when it is the one drawn.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from typing import Callable
 from . import actions as A
 from .board import Board, is_sun
 from .engine import affordable, in_phase, listed_actions, placing_tiles, to_move
-from .geometry import STEP, square_name
+from .geometry import SIZE, STEP, square_name
 from .greedy_score import gift_reaching, greedy_score, nearest_ship, special_ceiling
 from .seeded import SeededRandom
 from .special_legal import own_specials
@@ -29,7 +29,6 @@ from .tile_model import Tile
 from .tiles import TILE_BY_ID
 from .view import PlayerView
 
-Spot = tuple[int, tuple[int, int], int]   # a placement not yet made an action: (tile handle, square, rotation)
 
 
 def greedy_choice(state: GameState, view: PlayerView, rng: SeededRandom):
@@ -37,30 +36,44 @@ def greedy_choice(state: GameState, view: PlayerView, rng: SeededRandom):
     order (ValueError when it has none, as max() of nothing)."""
     if (state.phase == TILES and not state.variants.advanced and not state.only_action
             and to_move(state) == view.seat and in_phase(state) and placing_tiles(state)):
-        ties = _best_placements(state, view)
+        scored, groups = _best_placements(state, view)
     else:
         found, specials = listed_actions(state, view)
-        scored = [(greedy_score(state, view, a), a) for a in found]
+        scored, groups = [(greedy_score(state, view, a), a) for a in found], []
         if specials:
             _add_specials(state, view, scored)
-        ties = _ties(scored)
-    order = sorted(ties)
-    chosen = ties[rng.choice(order)]
-    return A.PlaceTile(*chosen) if type(chosen) is tuple else chosen
+    return _draw(rng, scored, groups)
 
 
-def _ties(scored: list, groups: tuple = ()) -> dict:
-    """The best of `scored` ((score, action) pairs) and of `groups` ((score, placements)
-    pairs), by their notation."""
+def _draw(rng: SeededRandom, scored: list, groups: list):
+    """rng.choice of the best of `scored` ((score, action) pairs) and of `groups` ((score,
+    placements) pairs) in notation order. The placements are ordered without their text:
+    "place #H SQ rR" sorts by the handle's digits, then the square's name, then the rotation
+    (a shorter number or name first: the space after it is below any digit), and every other
+    action's text sorts wholly before or after all of them."""
     best = max([s for s, _ in scored] + [s for s, _ in groups])
-    ties: dict = {_place_text(*p): p for s, group in groups if s == best for p in group}
-    ties.update((a.text(), a) for s, a in scored if s == best)
-    return ties
+    others = sorted({a.text(): a for s, a in scored if s == best}.items())
+    before = sum(1 for text, _ in others if text < _PLACE)
+    spots: dict[int, list[int]] = {}   # tile handle: its placements, each its square's rank * 4 + rotation
+    for s, group in groups:
+        if s == best:
+            for h, sq, r in group:
+                spots.setdefault(h, []).append(_NAME_RANK[sq] * 4 + r)
+    k = rng.choice(range(len(others) + sum(len(v) for v in spots.values())))
+    if k < before:
+        return others[k][1]
+    k -= before
+    for h in sorted(spots, key=str):
+        if k < len(spots[h]):
+            key = sorted(spots[h])[k]
+            return A.PlaceTile(h, _BY_RANK[key // 4], key % 4)
+        k -= len(spots[h])
+    return others[before + k][1]
 
 
-def _place_text(tile: int, square, rotation: int) -> str:
-    """A.PlaceTile(tile, square, rotation).text(), without making the action."""
-    return f"place #{tile} {square_name(square)} r{rotation}"
+_PLACE = f"{A.PlaceTile.VERB} #"   # how every placement's text starts
+_BY_RANK = sorted(((x, y) for x in range(SIZE) for y in range(SIZE)), key=square_name)
+_NAME_RANK = {sq: i for i, sq in enumerate(_BY_RANK)}
 
 
 def _reaching(floor: int | None) -> Callable[[str], bool] | None:
@@ -80,10 +93,10 @@ def _add_specials(state: GameState, view: PlayerView, scored: list, floor: int |
     scored += [(greedy_score(state, view, a), a) for a in plays]
 
 
-def _best_placements(state: GameState, view: PlayerView) -> dict:
+def _best_placements(state: GameState, view: PlayerView) -> tuple[list, list]:
     """Phase 1 with tiles drawn: the best of each drawn tile's placements (or its scrap when it
-    fits nowhere) and the seat's own Special Action plays."""
-    board = state.board
+    fits nowhere) and the seat's own Special Action plays, as (scored, groups) for _draw."""
+    fits = _Fits(state.board)
     scored: list = []          # (score, action): scraps and Special Action plays
     near: list = []            # (score, placements) of each tile with planets that fits somewhere
     plain = []                 # tiles without planets: every placement, and a scrap, scores 0
@@ -94,8 +107,8 @@ def _best_placements(state: GameState, view: PlayerView) -> dict:
             plain.append((h, tile))
             continue
         if levels is None:
-            levels = _squares_by_steps(state, view.seat)
-        found = _nearest_fits(board, tile, levels)
+            levels = _squares_by_steps(state, view.seat, fits.controlled)
+        found = _nearest_fits(fits, tile, levels)
         if found is None:
             scored.append((0, A.ScrapTile(h)))
         else:
@@ -104,18 +117,18 @@ def _best_placements(state: GameState, view: PlayerView) -> dict:
     _add_specials(state, view, scored, max(floors) if floors else None)
     if plain and max([s for s, _ in scored] + floors) == 0:
         for h, tile in plain:
-            spots = board.legal_placements(tile) if is_sun(tile) else _spots(board, tile, board.frontier())
+            spots = (state.board.legal_placements(tile) if is_sun(tile)
+                     else fits.spots(tile, state.board.frontier()))
             if spots:
                 near.append((0, [(h, sq, r) for sq, r in spots]))
             else:
                 scored.append((0, A.ScrapTile(h)))
-    return _ties(scored, tuple(near))
+    return scored, near
 
 
-def _squares_by_steps(state: GameState, seat: int) -> list[tuple[int, list]]:
+def _squares_by_steps(state: GameState, seat: int, controlled) -> list[tuple[int, list]]:
     """The frontier squares a tile without a sun may take (not controlled by an unfinished sun,
     SPEC §4.3), grouped by king steps to the seat's nearest ship, nearest first."""
-    controlled = set(state.board.controlled_squares())
     by_steps: dict[int, list] = {}
     for sq in state.board.frontier():
         if sq not in controlled:
@@ -123,11 +136,11 @@ def _squares_by_steps(state: GameState, seat: int) -> list[tuple[int, list]]:
     return sorted(by_steps.items())
 
 
-def _nearest_fits(board: Board, tile: Tile, levels: list[tuple[int, list]]):
+def _nearest_fits(fits: "_Fits", tile: Tile, levels: list[tuple[int, list]]):
     """(steps, [(square, rotation)]): the tile's legal placements on the nearest squares where
     it has any; None when it fits nowhere."""
     for steps, squares in levels:
-        found = _spots(board, tile, squares)
+        found = fits.spots(tile, squares)
         if found:
             return steps, found
     return None
@@ -140,26 +153,38 @@ _AROUND = {sq: tuple((d, (sq[0] + dx, sq[1] + dy), (d + 2) % 4) for d, (dx, dy) 
 _ROTATIONS: dict[tuple, tuple[int, ...]] = {}
 
 
-def _spots(board: Board, tile: Tile, squares) -> list[tuple[tuple[int, int], int]]:
-    """Board.legal_placements(tile) on these frontier squares, for a tile that is no sun: every
-    rotation in which it shows each neighbouring non-sun tile the side that tile shows it
-    (squares controlled by an unfinished sun left out, SPEC §4.3)."""
-    controlled = board.controlled_squares()
-    at = board.placed().get
-    sides = tile.sides
-    out = []
-    for sq in squares:
-        if controlled and sq in controlled:
-            continue
-        need = []
+class _Fits:
+    """Board.legal_placements for tiles that are no sun, square by square, on one board: every
+    rotation in which the tile shows each neighbouring non-sun tile the side that tile shows it,
+    on the frontier squares no unfinished sun controls (SPEC §4.1-§4.3). What each square's
+    neighbours show it is read once for all the tiles drawn."""
+
+    def __init__(self, board: Board) -> None:
+        self.controlled = set(board.controlled_squares())
+        self._at = board.placed().get
+        self._needs: dict[tuple[int, int], tuple] = {}
+
+    def _need(self, sq: tuple[int, int]) -> tuple:
+        need = []   # (board side, the side the non-sun tile there shows this square)
         for d, n, facing in _AROUND[sq]:
-            other = at(n)
+            other = self._at(n)
             if other is not None and not is_sun(other.tile):
                 need.append((d, other.tile.sides[(facing - other.rotation) % 4]))
-        key = (sides, tuple(need))
-        rotations = _ROTATIONS.get(key)
-        if rotations is None:
-            rotations = _ROTATIONS[key] = tuple(
-                r for r in range(4) if all(sides[(d - r) % 4] == code for d, code in need))
-        out += [(sq, r) for r in rotations]
-    return out
+        self._needs[sq] = found = tuple(need)
+        return found
+
+    def spots(self, tile: Tile, squares) -> list[tuple[tuple[int, int], int]]:
+        sides, needs, controlled = tile.sides, self._needs, self.controlled
+        out = []
+        for sq in squares:
+            if sq in controlled:
+                continue
+            need = needs.get(sq)
+            if need is None:
+                need = self._need(sq)
+            rotations = _ROTATIONS.get((sides, need))
+            if rotations is None:
+                rotations = _ROTATIONS[sides, need] = tuple(
+                    r for r in range(4) if all(sides[(d - r) % 4] == code for d, code in need))
+            out += [(sq, r) for r in rotations]
+        return out
