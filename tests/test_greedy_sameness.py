@@ -8,10 +8,13 @@ import copy
 
 import pytest
 
+from p2p_asv import actions as A
 from p2p_asv.bots import GreedyBot
 from p2p_asv.dealer import LocalDealer
 from p2p_asv.engine import apply, legal_actions, to_move
+from p2p_asv.greedy_best import _draw
 from p2p_asv.greedy_score import greedy_score
+from p2p_asv.seeded import SeededRandom
 from p2p_asv.setup import new_game
 from p2p_asv.state import CHANCE
 from p2p_asv.view import PlayerView
@@ -64,3 +67,29 @@ def _tied(state, view) -> bool:
 def test_the_greedy_bot_chooses_as_the_reference_procedure(players, config, seed):
     decisions, ties = _checked_game(players, config, seed)
     assert decisions > 100 and ties > 10   # whole games, with ties broken at random
+
+
+class _Fixed(SeededRandom):
+    """A random source that always draws the k-th of n."""
+
+    def __init__(self, k: int) -> None:
+        super().__init__(0)
+        self.k = k
+
+    def below(self, n: int) -> int:
+        assert 0 <= self.k < n
+        return self.k
+
+
+def test_the_draw_orders_placements_among_other_actions_as_their_notation_does():
+    """Handles of one, two and three digits, squares whose names are prefixes of others
+    (A-1, A-10), a scrap and Special Action plays sorting on either side of the placements."""
+    squares = [(0, 0), (0, 9), (0, 1), (1, 0), (12, 12), (5, 10)]
+    groups = [(0, [(h, sq, r) for sq in squares for r in (0, 3)]) for h in (7, 12, 100)]
+    groups.append((-1, [(8, (2, 2), 1)]))   # below the best: never drawn
+    scored = [(0, A.ScrapTile(9)), (0, A.PlaySpecial(5, "Acid Rain")), (0, A.DrawTile(1)),
+              (0, A.Next()), (1 - 2, A.Pass())]
+    expected = sorted([A.PlaceTile(h, sq, r) for _, group in groups[:3] for h, sq, r in group]
+                      + [a for s, a in scored if s == 0], key=A.sort_key)
+    drawn = [_draw(_Fixed(k), scored, groups) for k in range(len(expected))]
+    assert drawn == expected
