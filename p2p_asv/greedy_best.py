@@ -52,6 +52,9 @@ def _draw(rng: SeededRandom, scored: list, groups: list):
     (a shorter number or name first: the space after it is below any digit), and every other
     action's text sorts wholly before or after all of them."""
     best = max([s for s, _ in scored] + [s for s, _ in groups])
+    if not groups:   # most decisions: a window's pass or play, a phase without tiles
+        ties = [a for s, a in scored if s == best]
+        return rng.choice(ties if len(ties) == 1 else sorted(set(ties), key=A.sort_key))
     others = sorted({a.text(): a for s, a in scored if s == best}.items())
     before = sum(1 for text, _ in others if text < _PLACE)
     spots: dict[int, list[int]] = {}   # tile handle: its placements, each its square's rank * 4 + rotation
