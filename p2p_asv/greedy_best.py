@@ -30,7 +30,6 @@ from .tiles import TILE_BY_ID
 from .view import PlayerView
 
 
-
 def greedy_choice(state: GameState, view: PlayerView, rng: SeededRandom):
     """rng.choice of view.seat's legal actions with the highest greedy_score, in notation
     order (ValueError when it has none, as max() of nothing)."""
@@ -152,7 +151,7 @@ def _nearest_fits(fits: "_Fits", tile: Tile, levels: list[tuple[int, list]]):
 # The sides a square's neighbours show it, for each (neighbours' board sides), and the rotations
 # in which a tile's sides match them: both depend on nothing but their keys.
 _AROUND = {sq: tuple((d, (sq[0] + dx, sq[1] + dy), (d + 2) % 4) for d, (dx, dy) in sorted(STEP.items()))
-           for sq in ((x, y) for x in range(-1, 14) for y in range(-1, 14))}
+           for sq in ((x, y) for x in range(-1, SIZE + 1) for y in range(-1, SIZE + 1))}
 _ROTATIONS: dict[tuple, tuple[int, ...]] = {}
 
 
