@@ -5,6 +5,7 @@ components, the suns) is updated by place(); nothing is recomputed from the whol
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import count
 
@@ -89,6 +90,10 @@ class Board:
 
     def tile_at(self, sq: Square) -> Placed | None:
         return self._tiles.get(sq)
+
+    def placed(self) -> Mapping[Square, Placed]:
+        """Square to placed tile, not to be changed: tile_at for a reader that asks a lot."""
+        return self._tiles
 
     def tiles(self) -> list[tuple[Square, Placed]]:
         """Every placed tile in reading order."""

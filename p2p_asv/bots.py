@@ -6,6 +6,7 @@ Bots see only the public state and their own view, like any player.
 from __future__ import annotations
 
 from .engine import legal_actions
+from .greedy_best import greedy_choice
 from .greedy_score import greedy_score
 from .search import SearchBot
 from .seeded import SeededRandom
@@ -34,10 +35,9 @@ class GreedyBot:
         return greedy_score(state, view, action)
 
     def choose(self, state: GameState, view: PlayerView):
-        options = legal_actions(state, view)
-        scored = [(self.score(state, view, a), a) for a in options]
-        best = max(s for s, _ in scored)
-        return self.rng.choice([a for s, a in scored if s == best])
+        """One of the legal actions with the best score, drawn from those in notation order
+        (p2p_asv/greedy_best.py finds them without listing every action)."""
+        return greedy_choice(state, view, self.rng)
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}

@@ -196,30 +196,60 @@ def _hand(state: GameState, view: PlayerView, *categories: str) -> list[tuple[in
 
 def legal_actions(state: GameState, view: PlayerView) -> list:
     """Every legal action for view.seat, sorted by notation; empty when it is not their move."""
-    if to_move(state) != view.seat:
-        return []
-    if doom_due(state):
-        found = doom_legal(state, view)
-    elif state.polls and state.polls[-1].kind in OFFER_KINDS:
-        found = _offer_actions(state, view)
-    elif state.polls:
-        found = poll_actions(state, view)
-    elif state.discovery is not None:
-        found = _discovery_actions(state, view)
-    elif state.automata_seen:
-        found = _keeps(state, view)
-    elif state.bank_owed is not None:   # SPEC §8.10: the card given back for the one taken
-        found = [A.BankGive(h) for h in state.players[view.seat].hand]
-    else:
-        found = (_advanced_actions(state, view) if state.variants.advanced
-                 else _PHASE_LEGAL[state.phase](state, view))
-        if state.only_action:
-            found = [a for a in found if allowed_after_only_action(state, a)]
-        else:
-            found += own_specials(state, view)
-    if state.variants.advanced:
-        found = [a for a in found if energy.cost(state, view.seat, a) <= state.energy]
+    found, specials = listed_actions(state, view)
+    if specials:
+        found += affordable(state, view.seat, own_specials(state, view))
     return sorted(set(found), key=A.sort_key)
+
+
+def in_phase(state: GameState) -> bool:
+    """Whether the seat to move acts in its turn's phase: no doomed ship, window, discovery,
+    Automata look or City of Banks debt waits on an answer."""
+    return not (doom_due(state) or state.polls or state.discovery is not None or state.automata_seen
+                or state.bank_owed is not None)
+
+
+def placing_tiles(state: GameState) -> bool:
+    """Whether phase 1 lists the drawn tiles' placements (or scraps) rather than the piles."""
+    return not (tiles_to_draw(state) and not (state.variants.advanced and state.drawn))
+
+
+def affordable(state: GameState, seat: int, actions: list) -> list:
+    """SPEC §13.5: in the advanced game, only the actions the seat's energy pays for."""
+    if state.variants.advanced:
+        return [a for a in actions if energy.cost(state, seat, a) <= state.energy]
+    return actions
+
+
+def listed_actions(state: GameState, view: PlayerView) -> tuple[list, bool]:
+    """legal_actions before its sort, in two parts: the actions (unsorted, an action perhaps
+    twice) and whether the seat's own Special Action plays, own_specials(state, view) as far as
+    `affordable` keeps them, belong to the list too (the greedy bot scores the rest first)."""
+    if to_move(state) != view.seat:
+        return [], False
+    if not in_phase(state):
+        return affordable(state, view.seat, _answers(state, view)), False
+    found = (_advanced_actions(state, view) if state.variants.advanced
+             else _PHASE_LEGAL[state.phase](state, view))
+    if state.only_action:
+        return affordable(state, view.seat, [a for a in found if allowed_after_only_action(state, a)]), False
+    return affordable(state, view.seat, found), True
+
+
+def _answers(state: GameState, view: PlayerView) -> list:
+    """The actions outside the turn's phase (not in_phase): a doomed ship's, a window's, a
+    discovery's, Automata's keep, City of Banks' card given back."""
+    if doom_due(state):
+        return doom_legal(state, view)
+    if state.polls and state.polls[-1].kind in OFFER_KINDS:
+        return _offer_actions(state, view)
+    if state.polls:
+        return poll_actions(state, view)
+    if state.discovery is not None:
+        return _discovery_actions(state, view)
+    if state.automata_seen:
+        return _keeps(state, view)
+    return [A.BankGive(h) for h in state.players[view.seat].hand]   # SPEC §8.10: the card given back
 
 
 def _advanced_actions(state: GameState, view: PlayerView) -> list:
@@ -273,7 +303,7 @@ def _offer_actions(state: GameState, view: PlayerView) -> list:
 
 
 def _tiles(state: GameState, view: PlayerView) -> list:
-    if tiles_to_draw(state) and not (state.variants.advanced and state.drawn):
+    if not placing_tiles(state):
         return [A.DrawTile(i) for i, pile in enumerate(state.piles) if pile]
     out = []
     for h in state.drawn:

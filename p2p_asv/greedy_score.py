@@ -81,6 +81,12 @@ def special_ceiling(name: str) -> float:
     return _SPECIAL_WORTH.get(name, 0)
 
 
+def gift_reaching(floor: int) -> int:
+    """The most cards a Trading Post gift may hold for special_score (2 less its arguments,
+    the target and each card) to reach `floor` on the seat's own turn."""
+    return 1 - floor
+
+
 def _blast_worth(state: GameState, seat: int, action) -> int:
     """Rivals' planets and ships destroyed, less our own."""
     token = action.args[0]

@@ -3,6 +3,7 @@ check accepts them, so listing and applying can never disagree."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Callable
 
 from .actions import Pass, PlaySpecial
 from .cards import CARD_BY_NAME, SPECIAL_ACTION
@@ -72,20 +73,24 @@ def _passes(check_part, *args) -> bool:
         return False
 
 
-def _trading_post_args(state: GameState, seat: int, handle: int) -> list[tuple[str, ...]]:
+def _trading_post_args(state: GameState, seat: int, handle: int,
+                       most: int | None = None) -> list[tuple[str, ...]]:
     """SPEC §14.9: every gift, each set of the player's other cards listed once (in handle
-    order), to every seat but a partner, of at most as many cards as that seat holds."""
+    order), to every seat but a partner, of at most as many cards as that seat holds (and at
+    most `most` cards, when given)."""
     others = [f"#{h}" for h in sorted(h for h in state.players[seat].hand if h != handle)]
     out: list[tuple[str, ...]] = []
     for p in state.players:
         if p.seat == seat or partners(state, seat, p.seat):
             continue
-        for n in range(1, min(len(others), len(p.hand)) + 1):
+        limit = min(len(others), len(p.hand)) if most is None else min(len(others), len(p.hand), most)
+        for n in range(1, limit + 1):
             out += [(f"@{p.seat}",) + gift for gift in combinations(others, n)]
     return out
 
 
-def _candidates(state: GameState, seat: int, handle: int, name: str) -> list[tuple[str, ...]]:
+def _candidates(state: GameState, seat: int, handle: int, name: str,
+                most_given: int | None = None) -> list[tuple[str, ...]]:
     seats = [f"@{p.seat}" for p in state.players if p.seat != seat]
     if name == CYBER_JUMP:
         others = [h for h in state.players[seat].hand if h != handle]
@@ -94,7 +99,7 @@ def _candidates(state: GameState, seat: int, handle: int, name: str) -> list[tup
     if name in (ESPIONAGE, SCIENCE_OUTPOST):
         return [(s,) for s in seats]
     if name == TRADING_POST:
-        return _trading_post_args(state, seat, handle)
+        return _trading_post_args(state, seat, handle, most_given)
     if name == SHIFT_OF_FUNDS:
         return [(s,) for s in seats]
     if name == METEOR_SHOWER:
@@ -116,10 +121,13 @@ def _candidates(state: GameState, seat: int, handle: int, name: str) -> list[tup
     return [()]
 
 
-def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
+def _plays(state: GameState, view: PlayerView, in_respond: bool,
+           keep: Callable[[str], bool] | None = None, most_given: int | None = None) -> list:
     seat, poll = view.seat, (state.polls[-1] if state.polls else None)
     out = []
     for handle, name in _specials_in_hand(state, view):
+        if keep is not None and not keep(name):
+            continue
         if counts_against_limit(name) and not in_respond and not may_play_another(state, seat):
             continue
         try:   # a card that does not fit here at all: no argument can change that
@@ -130,7 +138,7 @@ def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
             out += [PlaySpecial(handle, name, args) for args in _troika_args(state, seat, judged=True)]
             continue
         verdicts: dict[tuple, bool] = {}
-        for args in _candidates(state, seat, handle, name):
+        for args in _candidates(state, seat, handle, name, most_given):
             action = PlaySpecial(handle, name, args)
             # A Trading Post gift of cards from the player's own hand is judged by its target and
             # its size alone (SPEC §14.9), so one check per pair stands for all its sets.
@@ -146,11 +154,14 @@ def _plays(state: GameState, view: PlayerView, in_respond: bool) -> list:
     return out
 
 
-def own_specials(state: GameState, view: PlayerView) -> list:
-    """Cards the active seat may play on its own turn, outside any window."""
+def own_specials(state: GameState, view: PlayerView, keep: Callable[[str], bool] | None = None,
+                 most_given: int | None = None) -> list:
+    """Cards the active seat may play on its own turn, outside any window; with `keep`, only
+    the plays of the cards whose name it accepts (the others are not even checked); with
+    `most_given`, only the Trading Post gifts of at most that many cards."""
     if view.seat != state.active or state.automata_seen:
         return []
-    return _plays(state, view, in_respond=False)
+    return _plays(state, view, in_respond=False, keep=keep, most_given=most_given)
 
 
 def poll_actions(state: GameState, view: PlayerView) -> list:
