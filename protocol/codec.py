@@ -73,12 +73,10 @@ def _encode_written_out(obj: Any, max_depth: int, max_len: int) -> bytes:
     return bytes(out)
 
 
-class _NotPlain(CodecError):
-    """The value needs the written-out encoder (its error, or a rare form); never seen
-    outside this module."""
-
-    def __init__(self) -> None:
-        super().__init__("not a plain value (the written-out encoder decides)")
+def _not_plain() -> CodecError:
+    """_plain's refusal: the value goes to the written-out encoder (its error, or a rare
+    form); never raised out of this module."""
+    return CodecError("not a plain value (the written-out encoder decides)")
 
 
 # what sends a value to the written-out encoder: _plain's refusal, or the packer's own
@@ -111,19 +109,19 @@ def _plain(obj: Any, depth: int, max_depth: int, max_len: int) -> Any:
     if kind is int:
         if INT_MIN <= obj <= INT_MAX:
             return obj
-        raise _NotPlain()
+        raise _not_plain()
     if kind is list or kind is tuple:
         if depth >= max_depth or len(obj) > max_len:
-            raise _NotPlain()
+            raise _not_plain()
         depth += 1
         return [item if type(item) is bytes else _plain(item, depth, max_depth, max_len) for item in obj]
     if kind is dict:
         if depth >= max_depth or len(obj) > max_len:
-            raise _NotPlain()
+            raise _not_plain()
         depth += 1
         for key in obj:
             if type(key) is not str:
-                raise _NotPlain()
+                raise _not_plain()
         keys = sorted(obj, key=_key_bytes)
         return {key: _plain(obj[key], depth, max_depth, max_len) for key in keys}
     if kind is bytearray or kind is memoryview:
@@ -132,7 +130,7 @@ def _plain(obj: Any, depth: int, max_depth: int, max_len: int) -> Any:
         return _plain(int(obj), depth, max_depth, max_len)
     if isinstance(obj, str):   # a StrEnum, say: its characters, as _str_bytes encodes them
         return str.__str__(obj)
-    raise _NotPlain()
+    raise _not_plain()
 
 
 def _int_bytes(v: int) -> bytes:

@@ -12,7 +12,7 @@ import shutil
 
 import protocol.log.logfile as logfile
 from protocol.log import LogWriter, scan_log, secrets_path
-from protocol.node._resume import restore_peer
+from protocol.node import restore_peer
 from protocol.session.peer import REMADE_ALIKE
 from tests.session_helpers import make_peers, step
 from tests.toy_game import ToyRules, play_own_card
