@@ -147,12 +147,14 @@ def _cp_weight(c: bytes) -> int:
 
 def prove_equal_dlog(
     secret: bytes, base2: bytes, context: bytes, *, public: bytes | None = None,
-    share: bytes | None = None, nonce: bytes | None = None,
+    share: bytes | None = None, nonce: bytes | None = None, fixed_base2: bool = False,
 ) -> EqualDlogProof:
     """Prove log_G(Y) = log_{base2}(D) for Y = secret·G, D = secret·base2.
 
     ``public``/``share`` may be passed when the caller already computed them (saves a
     base and a var mult). Cost: 1 base + 1 var mult (plus those two if not passed).
+    ``fixed_base2``: base2 recurs (a game's joint key), so the commitments are two rows of
+    a fixed-base sum over the tables of G and base2 (msm.fixed_rows; the same bytes).
     """
     g.validate_scalar(secret, nonzero=True)
     if public is None:
@@ -161,8 +163,14 @@ def prove_equal_dlog(
         share = g.mul(secret, base2)
     while True:
         k = _fresh_nonce(nonce, secret, CHAUM_PEDERSEN_TAG, context, public, base2, share)
-        a = g.base_mul(k)  # 1 base mult
-        b = g.mul(k, base2)  # 1 var mult
+        if fixed_base2:
+            kk = g.scalar_to_int(k)
+            a, b = _msm.fixed_rows((g.G, base2), [[kk, 0], [0, kk]])
+            if a is None or b is None:   # pragma: no cover - k is not zero
+                raise g.GroupError("a commitment is the identity")
+        else:
+            a = g.base_mul(k)  # 1 base mult
+            b = g.mul(k, base2)  # 1 var mult
         c = _cp_challenge(context, public, base2, share, a, b)
         s = g.scalar_add(k, g.scalar_mul(c, secret))
         if g.scalar_to_int(c) and g.scalar_to_int(s):
