@@ -154,7 +154,7 @@ def prove_equal_dlog(
     ``public``/``share`` may be passed when the caller already computed them (saves a
     base and a var mult). Cost: 1 base + 1 var mult (plus those two if not passed).
     ``fixed_base2``: base2 recurs (a game's joint key), so the commitments are two rows of
-    a fixed-base sum over the tables of G and base2 (msm.fixed_rows; the same bytes).
+    fixed-base multiplications by the tables of G and base2 (msm.fixed_rows; the same bytes).
     """
     g.validate_scalar(secret, nonzero=True)
     if public is None:
@@ -165,7 +165,8 @@ def prove_equal_dlog(
         k = _fresh_nonce(nonce, secret, CHAUM_PEDERSEN_TAG, context, public, base2, share)
         if fixed_base2:
             kk = g.scalar_to_int(k)
-            a, b = _msm.fixed_rows((g.G, base2), [[kk, 0], [0, kk]])
+            a, = _msm.fixed_rows((g.G,), [[kk]])
+            b, = _msm.fixed_rows((base2,), [[kk]])
             if a is None or b is None:   # pragma: no cover - k is not zero
                 raise g.GroupError("a commitment is the identity")
         else:
