@@ -193,11 +193,19 @@ def fixed_rows(bases: Sequence[bytes], rows: Sequence[Sequence[int]], adds: Sequ
             raise g.GroupError(f"fixed-base sum of an invalid point: {exc}") from None
         return [None if (s := out[i:i + 32]) == g.IDENTITY else s for i in range(0, len(out), 32)]
     result: list[bytes | None] = []
+    sums: dict[tuple[int, ...], bytes | None] = {}   # a row repeated (a refresh's r·G twice) is computed once
     for k, row in enumerate(rows):
-        terms = list(zip(row, bases))
+        key = tuple(x % _L for x in row)
+        if key not in sums:
+            sums[key] = _msm_pure(_merge(list(zip(key, bases))))
+        acc = sums[key]
         if adds is not None and adds[k] != g.IDENTITY:
-            terms.append((1, adds[k]))
-        result.append(_msm_pure(_merge(terms)))
+            # one addition, not a multiplication by 1; the point is decoded (so checked) by
+            # the addition, or by validate_point when the row's sum is the identity
+            acc = g.validate_point(adds[k]) if acc is None else g.add(acc, adds[k])
+            if acc == g.IDENTITY:
+                acc = None
+        result.append(acc)
     return result
 
 
