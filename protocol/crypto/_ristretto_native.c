@@ -808,12 +808,7 @@ done:
  * negated by a masked swap. The points are public (validated encodings, decoded in variable
  * time as everywhere here), and so is each sum once encoded. */
 
-static const fe FE_TWO = {{2, 0, 0, 0, 0}};
-
-static void cached_identity(ge_cached *c)
-{
-    c->YpX = FE_ONE; c->YmX = FE_ONE; c->Z2 = FE_TWO; c->T2d = FE_ZERO;
-}
+_Static_assert(sizeof(ge_cached) == 20 * sizeof(u64), "ge_cached is twenty limbs, no padding");
 
 /* f = g when b = 1, f unchanged when b = 0 (b is 0 or 1), without a branch */
 static inline void fe_cmov(fe *f, const fe *g, u64 b)
@@ -838,15 +833,53 @@ static inline u64 ct_eq(u64 a, u64 b)
     return 1 ^ ((x | ((u64)0 - x)) >> 63);
 }
 
+/* out[0..limbs) = the entry of index mag (1..8) of entries (8 entries of `limbs` u64 each,
+ * back to back), or `identity` for mag = 0: every entry is read and masked, so neither the
+ * time nor the memory touched depends on mag. limbs is 15 or 20 (even pairs for the vector
+ * path, which gcc and clang turn into two-lane SIMD where the machine has it). */
+#if defined(__GNUC__) || defined(__clang__)
+typedef u64 v2u64 __attribute__((vector_size(16)));
+#define HAVE_V2 1
+#endif
+static inline void ct_pick(u64 *out, const u64 *entries, size_t limbs, const u64 *identity, u64 mag)
+{
+    u64 masks[9];
+    for (u64 j = 0; j < 9; j++)
+        masks[j] = (u64)0 - ct_eq(mag, j);
+    size_t k = 0;
+#ifdef HAVE_V2
+    v2u64 mv[9];
+    for (int j = 0; j < 9; j++) {
+        v2u64 m = {masks[j], masks[j]};
+        mv[j] = m;
+    }
+    for (; k + 2 <= limbs; k += 2) {
+        v2u64 acc, e;
+        memcpy(&acc, identity + k, 16);
+        acc &= mv[0];
+        for (size_t j = 0; j < 8; j++) {
+            memcpy(&e, entries + j * limbs + k, 16);
+            acc |= e & mv[j + 1];
+        }
+        memcpy(out + k, &acc, 16);
+    }
+#endif
+    for (; k < limbs; k++) {
+        u64 acc = identity[k] & masks[0];
+        for (size_t j = 0; j < 8; j++)
+            acc |= entries[j * limbs + k] & masks[j + 1];
+        out[k] = acc;
+    }
+}
+
 /* t = d·P from table[0..7] = 1P..8P, for a digit d in [-8, 8] (0 gives the identity). */
+static const u64 CACHED_IDENTITY[20] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 static void cached_select(ge_cached *t, const ge_cached table[8], signed char d)
 {
     u64 neg = (u64)((int64_t)d >> 63) & 1;
     u64 mag = (u64)(((int64_t)d ^ -(int64_t)neg) + (int64_t)neg);    /* |d| */
     ge_cached minus;
-    cached_identity(t);
-    for (u64 j = 0; j < 8; j++)
-        cached_cmov(t, &table[j], ct_eq(mag, j + 1));
+    ct_pick((u64 *)t, (const u64 *)table, 20, CACHED_IDENTITY, mag);
     minus.YpX = t->YmX;
     minus.YmX = t->YpX;
     minus.Z2 = t->Z2;
@@ -907,16 +940,103 @@ static inline void add_cached(ge_p3 *acc, const ge_cached *q)
     p1p1_to_p3(acc, &r);
 }
 
-/* A fixed base's table: row i (0..31) holds 1..8 times 256^i·P, so a scalar's radix-16
- * digits e[2i] and e[2i+1] both read row i (the odd ones then shifted by 16, as in ref10). */
-#define FIXED_ROWS 32
-#define FIXED_TABLE_BYTES (FIXED_ROWS * 8 * sizeof(ge_cached))
+/* h = 1/z = z^(p - 2) = (z^(2^252 - 3))^8 · z^3 (0 for z = 0) */
+static void fe_invert(fe *h, const fe *z)
+{
+    fe t, z3;
+    fe_pow22523(&t, z);
+    fe_sq_n(&t, &t, 3);
+    fe_sq(&z3, z);
+    fe_mul(&z3, &z3, z);
+    fe_mul(h, &t, &z3);
+}
 
-static void fixed_table(ge_cached *tab /* FIXED_ROWS * 8 */, const ge_p3 *p)
+/* A fixed base's table entry: an affine point (Z = 1) as y + x, y - x, 2d·x·y, so an
+ * addition of it costs 7 multiplications and a masked read 15 limbs (ref10's "niels" form). */
+typedef struct { fe ypx, ymx, xy2d; } ge_niels;
+_Static_assert(sizeof(ge_niels) == 15 * sizeof(u64), "ge_niels is fifteen limbs, no padding");
+
+static inline void niels_cmov(ge_niels *t, const ge_niels *u, u64 b)
+{
+    fe_cmov(&t->ypx, &u->ypx, b);
+    fe_cmov(&t->ymx, &u->ymx, b);
+    fe_cmov(&t->xy2d, &u->xy2d, b);
+}
+
+/* t = d·B from row[0..7] = 1B..8B, for a digit d in [-8, 8] (0 gives the identity). */
+static const u64 NIELS_IDENTITY[15] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+static void niels_select(ge_niels *t, const ge_niels row[8], signed char d)
+{
+    u64 neg = (u64)((int64_t)d >> 63) & 1;
+    u64 mag = (u64)(((int64_t)d ^ -(int64_t)neg) + (int64_t)neg);    /* |d| */
+    ge_niels minus;
+    ct_pick((u64 *)t, (const u64 *)row, 15, NIELS_IDENTITY, mag);
+    minus.ypx = t->ymx;
+    minus.ymx = t->ypx;
+    fe_neg(&minus.xy2d, &t->xy2d);
+    niels_cmov(t, &minus, neg);
+}
+
+/* acc += q (the unified addition with q's Z = 1) */
+static inline void add_niels(ge_p3 *acc, const ge_niels *q)
+{
+    fe a, b, c, d, t;
+    ge_p1p1 r;
+    fe_sub(&t, &acc->Y, &acc->X);
+    fe_mul(&a, &t, &q->ymx);
+    fe_add(&t, &acc->Y, &acc->X);
+    fe_mul(&b, &t, &q->ypx);
+    fe_mul(&c, &acc->T, &q->xy2d);
+    fe_add(&d, &acc->Z, &acc->Z);
+    fe_carry(&d);
+    fe_sub(&r.E, &b, &a);
+    fe_sub(&r.F, &d, &c);
+    fe_add(&r.G, &d, &c);
+    fe_add(&r.H, &b, &a);
+    p1p1_to_p3(acc, &r);
+}
+
+/* A fixed base's table: row i (0..31) holds 1..8 times 256^i·B in niels form, so a
+ * scalar's radix-16 digits e[2i] and e[2i+1] both read row i (the odd ones then shifted by
+ * 16, as in ref10). Each row's eight Z are inverted together (one inversion a row). */
+#define FIXED_ROWS 32
+#define FIXED_TABLE_BYTES (FIXED_ROWS * 8 * sizeof(ge_niels))
+
+static void fixed_table(ge_niels *tab /* FIXED_ROWS * 8 */, const ge_p3 *p)
 {
     ge_p3 row = *p;
     for (int i = 0; i < FIXED_ROWS; i++) {
-        multiples8(tab + 8 * i, &row);
+        ge_p3 m[8];
+        fe prefix[8], inv, zinv;
+        ge_cached one;
+        ge_p1p1 r;
+        m[0] = row;
+        p3_to_cached(&one, &row);
+        for (int j = 1; j < 8; j++) {
+            ge_add(&r, &m[j - 1], &one);
+            p1p1_to_p3(&m[j], &r);
+        }
+        prefix[0] = m[0].Z;
+        for (int j = 1; j < 8; j++)
+            fe_mul(&prefix[j], &prefix[j - 1], &m[j].Z);
+        fe_invert(&inv, &prefix[7]);
+        for (int j = 7; j >= 0; j--) {
+            fe x, y;
+            if (j > 0) {
+                fe_mul(&zinv, &inv, &prefix[j - 1]);
+                fe_mul(&inv, &inv, &m[j].Z);
+            } else {
+                zinv = inv;
+            }
+            fe_mul(&x, &m[j].X, &zinv);
+            fe_mul(&y, &m[j].Y, &zinv);
+            ge_niels *e = &tab[8 * i + j];
+            fe_add(&e->ypx, &y, &x);
+            fe_carry(&e->ypx);
+            fe_sub(&e->ymx, &y, &x);
+            fe_mul(&e->xy2d, &x, &y);
+            fe_mul(&e->xy2d, &e->xy2d, &FE_D2);
+        }
         if (i + 1 < FIXED_ROWS) {
             times16(&row);
             times16(&row);
@@ -926,22 +1046,22 @@ static void fixed_table(ge_cached *tab /* FIXED_ROWS * 8 */, const ge_p3 *p)
 
 /* out = sum over t < m of k_t·B_t for fixed bases given by their tables, plus *add when
  * add is not NULL; digits[t] are the scalars' radix-16 digits. 4 doublings + 64m additions. */
-static void fixed_sum(ge_p3 *out, size_t m, const ge_cached *const *tabs, signed char (*digits)[64],
+static void fixed_sum(ge_p3 *out, size_t m, const ge_niels *const *tabs, signed char (*digits)[64],
                       const ge_p3 *add)
 {
     ge_p3 acc;
-    ge_cached t;
+    ge_niels t;
     p3_identity(&acc);
     for (int i = 1; i < 64; i += 2)
         for (size_t b = 0; b < m; b++) {
-            cached_select(&t, tabs[b] + 8 * (i / 2), digits[b][i]);
-            add_cached(&acc, &t);
+            niels_select(&t, tabs[b] + 8 * (i / 2), digits[b][i]);
+            add_niels(&acc, &t);
         }
     times16(&acc);
     for (int i = 0; i < 64; i += 2)
         for (size_t b = 0; b < m; b++) {
-            cached_select(&t, tabs[b] + 8 * (i / 2), digits[b][i]);
-            add_cached(&acc, &t);
+            niels_select(&t, tabs[b] + 8 * (i / 2), digits[b][i]);
+            add_niels(&acc, &t);
         }
     if (add != NULL) {
         ge_cached c;
@@ -1287,7 +1407,7 @@ static PyObject *py_fixed_table(PyObject *self, PyObject *args)
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)FIXED_TABLE_BYTES);
     if (result == NULL)
         goto done;
-    ge_cached *tab = PyMem_Malloc(FIXED_TABLE_BYTES);
+    ge_niels *tab = PyMem_Malloc(FIXED_TABLE_BYTES);
     if (tab == NULL) {
         Py_CLEAR(result);
         PyErr_NoMemory();
@@ -1311,7 +1431,7 @@ static PyObject *py_fixed_batch(PyObject *self, PyObject *args)
 {
     Py_buffer tb, sc, ad;
     PyObject *result = NULL;
-    ge_cached *copy = NULL;
+    ge_niels *copy = NULL;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*y*y*", &tb, &sc, &ad))
         return NULL;
@@ -1333,7 +1453,7 @@ static PyObject *py_fixed_batch(PyObject *self, PyObject *args)
     const unsigned char *ap = (const unsigned char *)ad.buf;
     if (!scalars_reduced(sp, count * m, "fixed_batch"))
         goto done;
-    const ge_cached *base = (const ge_cached *)tb.buf;
+    const ge_niels *base = (const ge_niels *)tb.buf;
     if (((uintptr_t)tb.buf) % sizeof(u64) != 0) {
         copy = PyMem_Malloc((size_t)tb.len);
         if (copy == NULL) {
@@ -1343,7 +1463,7 @@ static PyObject *py_fixed_batch(PyObject *self, PyObject *args)
         memcpy(copy, tb.buf, (size_t)tb.len);
         base = copy;
     }
-    const ge_cached *tabs[FIXED_MAX_BASES];
+    const ge_niels *tabs[FIXED_MAX_BASES];
     for (size_t t = 0; t < m; t++)
         tabs[t] = base + t * FIXED_ROWS * 8;
     static const unsigned char zeros[32];
