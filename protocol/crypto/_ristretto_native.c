@@ -8,9 +8,12 @@
  * section 4.3 defines them, and the sum by Straus's method with width-5 NAF digits for
  * few terms or Pippenger's buckets with signed digits for many.
  *
- * Everything here is VARIABLE TIME: the inputs are public (proof verification), never
- * secrets. The pure-Python path in protocol/crypto/msm.py must give the same answer for
- * every input; tests/test_msm_native.py cross-checks the two.
+ * msm, decode_ok and the Ed25519 functions are VARIABLE TIME: their inputs are public
+ * (proof verification), never secrets. fixed_table, fixed_batch and ct_msm are the
+ * prover's (SPEC §25.13, "the prover's sums"): constant time in their scalars, which are
+ * secret nonces and randomisers; their points are public. The pure-Python paths in
+ * protocol/crypto/msm.py must give the same answer for every input;
+ * tests/test_msm_native.py and tests/test_prover_native.py cross-check them.
  *
  * Python interface:
  *   msm(scalars, points[, method]) -> bytes
@@ -23,6 +26,15 @@
  *                                      is not reduced.
  *   decode_ok(points) -> int           index of the first 32-byte encoding that is not a valid
  *                                      non-identity point, or -1 when all are.
+ *   fixed_table(point) -> bytes      the table of a fixed base (32 rows of 1..8 times 256^i
+ *                                      times the point, affine), for fixed_batch. ValueError
+ *                                      if the point does not decode.
+ *   fixed_batch(tables, scalars, adds) -> bytes
+ *                                      m joined tables; count rows of m scalars (< L); adds
+ *                                      empty or count encodings (zeros: add nothing). Row k:
+ *                                      sum_t k_t B_t (+ adds[k]), encoded (zeros for the
+ *                                      identity), the rows joined. Constant time in the scalars.
+ *   ct_msm(scalars, points) -> bytes   what msm gives, constant time in the scalars.
  *   ed25519_batch_ok(scalars, points, n_checked) -> bool
  *                                      the same sum over strict Ed25519 encodings (ValueError
  *                                      if one does not decode): True iff it is the identity and
@@ -1588,7 +1600,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_ristretto_native",
-    "ristretto255 multi-scalar multiplication (variable time; public inputs only). SPEC 25.13.",
+    "ristretto255 multi-scalar multiplication: variable time for public inputs, and the prover's constant-time sums. SPEC 25.13.",
     -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__ristretto_native(void)

@@ -16,6 +16,9 @@ Backends (SPEC §25.13): ``native`` is the C extension ``protocol.crypto._ristre
 below. ``ASV_PURE_MSM=1`` in the environment forces the pure path. Both merge equal points
 and drop the terms whose merged scalar is 0 before looking at any point, then raise
 GroupError if a remaining point is not a valid one, so they agree on every verdict.
+
+The provers' sums, whose scalars are secret, are :func:`fixed_rows` and :func:`secret_msm`
+at the end (SPEC §25.13, "the prover's sums"): constant time on the native backend.
 """
 
 from __future__ import annotations
