@@ -166,10 +166,24 @@ def _seed(context: bytes, joint_key: bytes, before: Sequence[Ciphertext], after:
                                b"".join(commitments))).digest()
 
 
+_U32_PART = (4).to_bytes(4, "big")   # lp's length prefix of a u32be part
+
+
+def _indexed_hashes(prefix: bytes, n: int) -> list[int]:
+    """SHA-512(prefix ‖ lp(u32be(j))) as little-endian ints mod L, j = 0 … n-1: the hash
+    state after the common prefix is copied, not recomputed (the same bytes hashed)."""
+    base = hashlib.sha512(prefix)
+    out = []
+    for j in range(n):
+        h = base.copy()
+        h.update(_U32_PART + j.to_bytes(4, "big"))
+        out.append(int.from_bytes(h.digest(), "little") % _L)
+    return out
+
+
 def _challenges(seed: bytes, n: int) -> list[int]:
     """u_j = SHA-512(lp(PROOF_TAG, seed, u32be(j))) mod L."""
-    return [int.from_bytes(hashlib.sha512(g.lp(PROOF_TAG, seed, j.to_bytes(4, "big"))).digest(),
-                           "little") % _L for j in range(n)]
+    return _indexed_hashes(g.lp(PROOF_TAG, seed), n)
 
 
 def _final_challenge(seed: bytes, chain: Sequence[bytes], t1: bytes, t2: bytes, t3: bytes,
@@ -197,7 +211,9 @@ class _Nonces:
             counter += 1  # pragma: no cover - probability 2**-252
 
     def many(self, label: bytes, n: int) -> list[int]:
-        return [self.get(label, i) for i in range(n)]
+        out = _indexed_hashes(g.lp(self._key, label), n)
+        # a zero (probability 2**-252 each) takes get's retry with a counter
+        return [k if k else self.get(label, i) for i, k in enumerate(out)]
 
 
 # ---------------------------------------------------------------- proving
