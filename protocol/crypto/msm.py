@@ -178,16 +178,18 @@ def fixed_rows(bases: Sequence[bytes], rows: Sequence[Sequence[int]], adds: Sequ
     (remembered), constant time in the scalars; pure: libsodium a term. GroupError for an
     invalid base or added point."""
     bases = tuple(bases)
-    if not bases or len(bases) > 16 or any(not isinstance(p, bytes) or len(p) != g.POINT_BYTES for p in bases):
+    # (checks by set and map: a shuffle makes a few calls of a hundred rows, a refresh
+    # several of one or two, so the Python around the native call matters)
+    if not 0 < len(bases) <= 16 or set(map(type, bases)) != {bytes} or set(map(len, bases)) != {g.POINT_BYTES}:
         raise g.GroupError("fixed_rows takes 1 to 16 bases of 32 bytes")
-    if adds is not None and len(adds) != len(rows):
-        raise ValueError("fixed_rows: one added point a row")
-    if any(len(row) != len(bases) for row in rows):
-        raise ValueError("fixed_rows: one scalar a base in every row")
-    if adds is not None and any(not isinstance(p, bytes) or len(p) != g.POINT_BYTES for p in adds):
-        raise g.GroupError("fixed_rows: an added point that is not 32 bytes")
     if not rows:
         return []
+    if adds is not None and len(adds) != len(rows):
+        raise ValueError("fixed_rows: one added point a row")
+    if set(map(len, rows)) != {len(bases)}:
+        raise ValueError("fixed_rows: one scalar a base in every row")
+    if adds is not None and (set(map(type, adds)) != {bytes} or set(map(len, adds)) != {g.POINT_BYTES}):
+        raise g.GroupError("fixed_rows: an added point that is not 32 bytes")
     if _use_native(backend):
         scalars = b"".join((k % _L).to_bytes(32, "little") for row in rows for k in row)
         try:
