@@ -8,16 +8,20 @@ so for every accepted input, encode(decode(data)) == data.
 
 Both directions are written out here (rather than delegated to msgpack-python) so that
 every rejection has a precise reason and offset; tests cross-check against msgpack-python.
+Encoding a plain value (the usual case) takes a fast path: the value in canonical order,
+written by msgpack-python's C packer, whose output for it is the same bytes.
 """
 from __future__ import annotations
 
 import struct
 from typing import Any
 
+import msgpack
+
 from protocol.errors import CodecError
 
 __all__ = [
-    "CodecError", "encode", "decode", "bin_head",
+    "CodecError", "encode", "encode_plain", "decode", "bin_head",
     "DEFAULT_MAX_SIZE", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_LEN", "INT_MIN", "INT_MAX",
 ]
 
@@ -38,9 +42,97 @@ def encode(obj: Any, *, max_depth: int = DEFAULT_MAX_DEPTH, max_len: int = DEFAU
     Raises CodecError for floats, non-str map keys, out-of-range ints, unpaired
     surrogates, or values deeper/longer than the limits (so the output always decodes
     with the same limits)."""
+    try:
+        return _packb(_plain(obj, 0, max_depth, max_len))
+    except _FALL_BACK:
+        return _encode_written_out(obj, max_depth, max_len)
+
+
+def encode_plain(obj: Any, *, max_depth: int = DEFAULT_MAX_DEPTH,
+                 max_len: int = DEFAULT_MAX_LEN) -> tuple[bytes, Any]:
+    """`encode(obj)` and the value as `decode` gives it back from those bytes (lists for
+    tuples, bytes for bytearray, plain int and str, maps in canonical key order), without
+    decoding: the caller that signs an event keeps the receivers' view of it (SPEC §22.3).
+
+    The fast path puts the plain value in canonical order and lets msgpack-python's C
+    packer write it: for such a value its output is the canonical form (smallest headers;
+    tests/test_codec.py holds the two to the same bytes). Anything the fast path does not
+    take plainly (a float, a key that is no str, an int out of range, a string that is not
+    UTF-8, a limit passed) goes to the written-out encoder, which raises the precise error."""
+    try:
+        plain = _plain(obj, 0, max_depth, max_len)
+        return _packb(plain), plain
+    except _FALL_BACK:
+        raw = _encode_written_out(obj, max_depth, max_len)
+        return raw, decode(raw, max_size=len(raw), max_depth=max_depth, max_len=max_len)
+
+
+def _encode_written_out(obj: Any, max_depth: int, max_len: int) -> bytes:
     out = bytearray()
-    _enc(obj, out, 0, max_depth, max_len)
+    _enc(obj, out, 0, max_depth, max_len)   # raises CodecError, or the fast path's alarm was false
     return bytes(out)
+
+
+class _NotPlain(CodecError):
+    """The value needs the written-out encoder (its error, or a rare form); never seen
+    outside this module."""
+
+    def __init__(self) -> None:
+        super().__init__("not a plain value (the written-out encoder decides)")
+
+
+# what sends a value to the written-out encoder: _plain's refusal, or the packer's own
+# (a str that is not UTF-8: UnicodeEncodeError; anything else it cannot write); a key's
+# CodecError too, so that the error raised is the written-out encoder's first, in its order
+_FALL_BACK = (CodecError, ValueError, OverflowError, UnicodeEncodeError, TypeError)
+
+
+def _packb(plain: Any) -> bytes:
+    return msgpack.packb(plain, use_bin_type=True)
+
+
+#: a map key's encoded bytes, the canonical order's sort key (SPEC §21.3), bounded
+_KEY_BYTES: dict[str, bytes] = {}
+
+
+def _key_bytes(key: str) -> bytes:
+    raw = _KEY_BYTES.get(key)
+    if raw is None:
+        raw = _str_bytes(key)
+        if len(_KEY_BYTES) < _KEYS_MAX:
+            _KEY_BYTES[key] = raw
+    return raw
+
+
+def _plain(obj: Any, depth: int, max_depth: int, max_len: int) -> Any:
+    kind = type(obj)
+    if kind is bytes or kind is str or obj is None or kind is bool:
+        return obj
+    if kind is int:
+        if INT_MIN <= obj <= INT_MAX:
+            return obj
+        raise _NotPlain()
+    if kind is list or kind is tuple:
+        if depth >= max_depth or len(obj) > max_len:
+            raise _NotPlain()
+        depth += 1
+        return [item if type(item) is bytes else _plain(item, depth, max_depth, max_len) for item in obj]
+    if kind is dict:
+        if depth >= max_depth or len(obj) > max_len:
+            raise _NotPlain()
+        depth += 1
+        for key in obj:
+            if type(key) is not str:
+                raise _NotPlain()
+        keys = sorted(obj, key=_key_bytes)
+        return {key: _plain(obj[key], depth, max_depth, max_len) for key in keys}
+    if kind is bytearray or kind is memoryview:
+        return bytes(obj)
+    if isinstance(obj, int):   # an IntEnum, say: encoded as its int
+        return _plain(int(obj), depth, max_depth, max_len)
+    if isinstance(obj, str):   # a StrEnum, say: its characters, as _str_bytes encodes them
+        return str.__str__(obj)
+    raise _NotPlain()
 
 
 def _int_bytes(v: int) -> bytes:

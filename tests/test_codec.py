@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import struct
+from enum import IntEnum, StrEnum
 
 import msgpack
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from protocol import codec
 from protocol.codec import (
-    DEFAULT_MAX_DEPTH, INT_MAX, INT_MIN, CodecError, decode, encode,
+    DEFAULT_MAX_DEPTH, INT_MAX, INT_MIN, CodecError, decode, encode, encode_plain,
 )
 
 scalars = (st.none() | st.booleans() | st.integers(INT_MIN, INT_MAX)
@@ -178,3 +180,72 @@ def test_a_remembered_map_key_decodes_the_same_and_a_cut_one_is_still_refused():
         decode(cut)
     wrong = data.replace(b"\xa4kind", b"\xa4kinD")     # one byte of a remembered key changed
     assert decode(wrong) == {"kinD": 1, "seq": 2}
+
+
+# ------------------------------------------------------- the encoder's fast path (§21.2)
+
+class _Colour(IntEnum):
+    RED = 3
+
+
+class _Name(StrEnum):
+    ANNA = "anna"
+
+
+# every form encode takes, not only the decoded ones: tuples, bytearray, memoryview, an
+# IntEnum and a StrEnum, dicts whose keys arrive in any order
+wide_scalars = (scalars | st.just(_Colour.RED) | st.just(_Name.ANNA)
+                | st.binary(max_size=40).map(bytearray) | st.binary(max_size=40).map(memoryview))
+wide_values = st.recursive(
+    wide_scalars,
+    lambda inner: (st.lists(inner, max_size=6) | st.lists(inner, max_size=6).map(tuple)
+                   | st.dictionaries(st.text(max_size=12), inner, max_size=6)),
+    max_leaves=40,
+)
+
+
+def _same(a, b) -> bool:
+    """Equal, of the same exact types, maps in the same key order (True == 1 is no match)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+@given(wide_values)
+def test_the_fast_path_writes_the_written_out_encoders_bytes(v):
+    assert encode(v) == codec._encode_written_out(v, DEFAULT_MAX_DEPTH, 65536)
+
+
+@given(wide_values)
+def test_encode_plain_gives_what_decode_gives_back(v):
+    """sign_event keeps this value as the event's fields (SPEC §22.3): it must be the
+    receivers' view exactly, types and key order included."""
+    raw, plain = encode_plain(v)
+    assert raw == encode(v)
+    assert _same(plain, decode(raw))
+
+
+@pytest.mark.parametrize("bad", [
+    [1, 1.5], {"a": 1.5, 1: 2}, {1: 2, "a": 1.5}, {"\ud800": 1}, ["ok", "\ud800"], [2**64], {"k": {INT_MIN - 1}},
+    [[[[0]]]],
+])
+def test_the_fast_path_refuses_as_the_written_out_encoder_does(bad):
+    """The same error, raised by the written-out encoder in its own order of checks."""
+    with pytest.raises(CodecError) as slow:
+        codec._encode_written_out(bad, 3, 65536)
+    for write in (encode, lambda v, **k: encode_plain(v, **k)[0]):
+        with pytest.raises(CodecError) as fast:
+            write(bad, max_depth=3)
+        assert str(fast.value) == str(slow.value)
+
+
+def test_the_fast_path_keeps_the_limits():
+    with pytest.raises(CodecError, match="deeper than 2"):
+        encode([[[]]], max_depth=2)
+    with pytest.raises(CodecError, match="exceeds 3"):
+        encode({"a": [1, 2, 3, 4]}, max_len=3)
+    assert encode([[]], max_depth=2) == b"\x91\x90"

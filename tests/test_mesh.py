@@ -8,6 +8,7 @@ import pytest
 import trio
 
 from protocol import codec
+from protocol.net.framing import EVENT_PREFIX
 from protocol.net.secure import TAG_SIZE
 from protocol.errors import Equivocation
 from protocol.log.events import ZERO_HASH, Chain, MalformedEvent, SignedEvent, sign_event
@@ -126,6 +127,41 @@ async def test_broadcast_reaches_everyone_exactly_once():
                 assert sorted(rec.wires()) == sorted(w for j, w in enumerate(wires) if j != k)
                 # reported from whichever peer it came from first: never from itself
                 assert all(p != m.public_key and p in m.peer_keys() for p, _ in rec.events)
+
+
+async def test_broadcast_writes_to_the_next_writer_first(monkeypatch):
+    """SPEC §28.13: `first` (the peer that writes the next event) gets the frame written
+    before the other peers are queued; the writers' order is otherwise the scheduler's
+    random one, so 24 broadcasts in a row would each have put another peer
+    first about two times in three."""
+    order: list[tuple[int, object]] = []
+    real = FramedStream.seal_frame
+
+    def seal_frame(self, frame):   # sealed, then written with no schedule point between
+        if frame[4:].startswith(EVENT_PREFIX):   # not the keepalives' pings
+            order.append((len(order), self))
+        return real(self, frame)
+
+    with trio.fail_after(LIMIT):
+        async with AsyncExitStack() as stack:
+            started = [await start(stack, i) for i in IDS]
+            meshes = [m for m, _ in started]
+            for m in meshes[1:]:
+                await m.connect(*meshes[0].address)
+            await wait_until(lambda: full(meshes))
+            sender, rec_of = meshes[0], {m.public_key: rec for m, rec in started}
+            streams = {conn.fs: key for key, conn in sender._current.items()}
+            monkeypatch.setattr(FramedStream, "seal_frame", seal_frame)
+            prev = ZERO_HASH
+            for k in range(24):
+                first = IDS[1 + k % 3].public_key_bytes
+                ev = sign_event(IDS[0], GAME, k, prev, "move", {"n": k})
+                prev = ev.hash
+                order.clear()
+                assert await sender.broadcast(ev, first=first) == 3
+                # every copy delivered: no writer is still busy with this one at the next
+                await wait_until(lambda: all(len(rec_of[key].events) == k + 1 for key in streams.values()))
+                assert [streams[fs] for _, fs in order if fs in streams][0] == first
 
 
 async def test_deliver_to_gets_each_event_once_in_arrival_order_and_holds_the_reader_when_full():

@@ -153,3 +153,26 @@ def test_nonces_are_hedged_with_the_secret_the_statement_and_fresh_randomness(mo
     k_b = g.scalar_sub(b.response, g.scalar_mul(b.challenge, secret))
     assert k_a != k_b
     assert proofs_module.prove_dlog(secret, b"context-a") == a
+
+
+def test_a_derived_nonce_gives_one_statement_one_proof_and_two_statements_two_nonces():
+    """SPEC §25.2: a decryption share's proof nonce is derived from the secret and the
+    statement, so the peer signs the same shares event again after a power cut (§23.4):
+    the same statement gives the same proof, with no OS randomness; another context or
+    another base gives another nonce (equal nonces would give x away); both verify."""
+    secret = g.random_scalar()
+    public, c1 = g.base_mul(secret), g.base_mul(g.random_scalar())
+    share = g.mul(secret, c1)
+    one = pf.prove_equal_dlog(secret, c1, b"ctx-a", derived=True)
+    assert pf.prove_equal_dlog(secret, c1, b"ctx-a", public=public, share=share, derived=True) == one
+    other = pf.prove_equal_dlog(secret, c1, b"ctx-b", derived=True)
+    c2 = g.base_mul(g.random_scalar())
+    third = pf.prove_equal_dlog(secret, c2, b"ctx-a", derived=True)
+    nonces = {g.scalar_sub(p.response, g.scalar_mul(pf._cp_challenge(ctx, public, base, g.mul(secret, base),
+                                                                       p.a, p.b), secret))
+              for p, ctx, base in ((one, b"ctx-a", c1), (other, b"ctx-b", c1), (third, b"ctx-a", c2))}
+    assert len(nonces) == 3
+    pf.verify_equal_dlog(public, c1, share, one, b"ctx-a")
+    pf.verify_equal_dlog(public, c1, share, other, b"ctx-b")
+    pf.verify_equal_dlog(public, c2, g.mul(secret, c2), third, b"ctx-a")
+    assert pf.prove_equal_dlog(secret, c1, b"ctx-a") != one   # hedged: fresh OS bytes

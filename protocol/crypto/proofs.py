@@ -27,6 +27,7 @@ from protocol.errors import InvalidProof
 SCHNORR_TAG = b"p2p-asv/schnorr-pok/v1"
 CHAUM_PEDERSEN_TAG = b"p2p-asv/chaum-pedersen/v1"
 NONCE_TAG = b"p2p-asv/proof-nonce/v1"
+DERIVED_NONCE_TAG = b"p2p-asv/proof-nonce/derived/v1"   # decryption shares (SPEC §25.2, §23.4)
 CP_WEIGHT_TAG = b"p2p-asv/chaum-pedersen/weight/v1"
 PROOF_BYTES = 64
 EQUAL_DLOG_PROOF_BYTES = 96
@@ -56,6 +57,19 @@ def _check_scalars(proof: Proof, kind: str) -> None:
         g.validate_scalar(proof.response, nonzero=True)
     except g.InvalidScalar as exc:
         raise InvalidProof(kind, f"bad scalar: {exc.reason}") from exc
+
+
+def _derived_nonce(secret: bytes, *transcript: bytes) -> bytes:
+    """A derived nonce (SPEC §25.2): H(DERIVED_NONCE_TAG, secret, transcript, u32be(i)) mod L
+    for the first i = 0, 1, ... that gives a nonzero one. One statement always gets the one
+    nonce, so its proof is made again byte for byte (a decryption share's, SPEC §23.4);
+    two statements never share one, and without the secret nobody can predict it."""
+    i = 0
+    while True:
+        k = g.hash_to_scalar(DERIVED_NONCE_TAG, secret, *transcript, i.to_bytes(4, "big"))
+        if g.scalar_to_int(k):
+            return k
+        i += 1   # pragma: no cover - probability 2**-252
 
 
 def _fresh_nonce(nonce: bytes | None, secret: bytes, *transcript: bytes) -> bytes:
@@ -147,12 +161,15 @@ def _cp_weight(c: bytes) -> int:
 
 def prove_equal_dlog(
     secret: bytes, base2: bytes, context: bytes, *, public: bytes | None = None,
-    share: bytes | None = None, nonce: bytes | None = None, fixed_base2: bool = False,
+    share: bytes | None = None, nonce: bytes | None = None, derived: bool = False,
+    fixed_base2: bool = False,
 ) -> EqualDlogProof:
     """Prove log_G(Y) = log_{base2}(D) for Y = secret·G, D = secret·base2.
 
     ``public``/``share`` may be passed when the caller already computed them (saves a
     base and a var mult). Cost: 1 base + 1 var mult (plus those two if not passed).
+    ``derived``: the nonce is derived from the secret and the statement alone, so the
+    same statement gets the same proof (SPEC §25.2); else it is hedged with OS bytes.
     ``fixed_base2``: base2 recurs (a game's joint key), so the commitments are two rows of
     fixed-base multiplications by the tables of G and base2 (msm.fixed_rows; the same bytes).
     """
@@ -161,8 +178,9 @@ def prove_equal_dlog(
         public = g.base_mul(secret)
     if share is None:
         share = g.mul(secret, base2)
+    transcript = (CHAUM_PEDERSEN_TAG, context, public, base2, share)
     while True:
-        k = _fresh_nonce(nonce, secret, CHAUM_PEDERSEN_TAG, context, public, base2, share)
+        k = _derived_nonce(secret, *transcript) if derived and nonce is None else _fresh_nonce(nonce, secret, *transcript)
         if fixed_base2:
             kk = g.scalar_to_int(k)
             a, = _msm.fixed_rows((g.G,), [[kk]])
@@ -176,8 +194,8 @@ def prove_equal_dlog(
         s = g.scalar_add(k, g.scalar_mul(c, secret))
         if g.scalar_to_int(c) and g.scalar_to_int(s):
             return EqualDlogProof(a, b, s)
-        if nonce is not None:  # pragma: no cover - probability 2**-251
-            raise g.InvalidScalar("test nonce gives a zero challenge or response")
+        if nonce is not None or derived:  # pragma: no cover - probability 2**-251
+            raise g.InvalidScalar("a fixed nonce gives a zero challenge or response")
 
 
 def verify_equal_dlog(public: bytes, base2: bytes, share: bytes, proof: EqualDlogProof, context: bytes) -> None:

@@ -117,18 +117,15 @@ def sign_event(identity: Identity, game: bytes, seq: int, prev: bytes, kind: str
     env = {"v": PROTOCOL_VERSION, "game": bytes(game), "seq": seq, "prev": bytes(prev),
            "author": identity.public_key_bytes, "kind": kind, "body": body}
     _check_envelope(env, seq_hint=seq if _is_int(seq) else None, author_hint=identity.public_key_bytes)
-    envelope = codec.encode(env)
+    # the fields as a receiver decodes them (lists, not tuples), kept from the encoding
+    # rather than decoded again; our own signature is not checked again either: each
+    # receiver checks it once (SPEC §22.5)
+    envelope, decoded = codec.encode_plain(env)
     signature = identity.sign(EVENT_DOMAIN + envelope)
     wire = codec.encode({"e": envelope, "s": signature})
     if len(wire) > MAX_EVENT_SIZE:
         raise MalformedEvent(f"event of {len(wire)} bytes exceeds {MAX_EVENT_SIZE}",
                              seq=seq, author=identity.public_key_bytes)
-    # The fields as a receiver decodes them (lists, not tuples). Our own signature is not
-    # checked again: each receiver checks it once (SPEC §22.5).
-    try:
-        decoded = codec.decode(envelope, max_size=MAX_EVENT_SIZE)
-    except CodecError as exc:
-        raise MalformedEvent(f"envelope: {exc}", seq=seq, author=identity.public_key_bytes) from None
     return _event(wire, envelope, decoded, signature)
 
 

@@ -310,8 +310,11 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
                     return   # the agent's answer wakes the loop; the mesh is served meanwhile
             self.timing.signed[s.chain.height] = time.monotonic()
             s.act(text)
-            self._applied(s.chain.events[-1])
-            await self.mesh.broadcast(s.chain.events[-1])
+            # sent first: the hooks (ballots, the REPL's notes) are not what the others wait on
+            try:
+                await self.mesh.broadcast(s.chain.events[-1], first=s.next_author())
+            finally:
+                self._applied(s.chain.events[-1])
 
     async def submit(self, action: str) -> None:
         """A human's action for this peer's seat: written now if it is due (raises the
@@ -327,8 +330,10 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             raise NotYourTurn("back in the game: first catching up with the others", seq=self.height, author=self.me)
         self.timing.signed[s.chain.height] = time.monotonic()
         s.act(action)
-        self._applied(s.chain.events[-1])
-        await self.mesh.broadcast(s.chain.events[-1])
+        try:
+            await self.mesh.broadcast(s.chain.events[-1], first=s.next_author())
+        finally:
+            self._applied(s.chain.events[-1])
         await self._act_while_due()
 
     def _applied(self, ev: SignedEvent) -> None:

@@ -86,10 +86,12 @@ def share_context(context: bytes, participant: str) -> bytes:
 
 
 def decryption_share(key: KeyShare, ct: Ciphertext, context: bytes, participant: str) -> DecryptionShare:
-    """D_i = x_i·C1 with its proof. Cost: 2 var + 1 base mult."""
+    """D_i = x_i·C1 with its proof. Cost: 2 var + 1 base mult. The proof's nonce is derived
+    (SPEC §25.2): the same share always comes with the same proof, so a peer that lost its
+    shares event in a power cut signs the very same one again (SPEC §23.4)."""
     d = g.mul(key.secret, ct.c1)  # 1 var mult
     proof = proofs.prove_equal_dlog(  # 1 base + 1 var mult
-        key.secret, ct.c1, share_context(context, participant), public=key.public, share=d,
+        key.secret, ct.c1, share_context(context, participant), public=key.public, share=d, derived=True,
     )
     return DecryptionShare(d, proof)
 

@@ -20,7 +20,13 @@ from protocol.session.errors import DeckCorrupted, SessionError
 from protocol.session.hand_over import make_hand_over
 from protocol.session.phases import EventKind, Phase
 
-__all__ = ["SessionPeer", "NotYourTurn"]
+__all__ = ["SessionPeer", "NotYourTurn", "REMADE_ALIKE"]
+
+# Kinds of own event that a peer rebuilt from its log would sign again byte for byte, so
+# they need not reach the disk before they are sent (SPEC §23.4): a shares event is a
+# function of the chain before it and the key share (its proofs' nonces are derived,
+# §25.2), and Ed25519 signatures are deterministic.
+REMADE_ALIKE = frozenset({EventKind.SHARES.value})
 
 
 class NotYourTurn(SessionError):
@@ -90,9 +96,10 @@ class SessionPeer(Session):
     # -- hooks ---------------------------------------------------------------------------
     def _logged(self, ev) -> None:
         if self.log is not None:
-            # SPEC §23.4: own events reach the disk before they are sent; others' events
-            # are fsynced with the next own one (or at close), in groups
-            self.log.append(ev.wire, sync=ev.author == self.me)
+            # SPEC §23.4: own events reach the disk before they are sent, but for those this
+            # peer would sign again byte for byte (its shares); others' events are fsynced
+            # with the next own one that is synced (or at close), in groups
+            self.log.append(ev.wire, sync=ev.author == self.me and ev.kind not in REMADE_ALIKE)
 
     def _seated(self) -> None:
         self.seat = self.seat_of[self.me]

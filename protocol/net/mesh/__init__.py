@@ -511,15 +511,25 @@ class Mesh:
                                     peer=conn.label))
             return False
 
-    async def broadcast(self, event: SignedEvent | bytes) -> int:
+    async def broadcast(self, event: SignedEvent | bytes, *, first: bytes | None = None) -> int:
         """Send one of our own events to every connected peer (SPEC §28.7): a SignedEvent
         (as sign_event made it) or its wire bytes, which must be a valid signed event of
         this game (else MalformedEvent etc.). It is marked seen, so an echo is not
-        delivered back. Returns the number of peers queued to."""
+        delivered back. Returns the number of peers queued to.
+
+        `first`: the peer that writes the next event (SPEC §28.13). Its writer is let run
+        before the others are queued, so the frame the game waits on is written first
+        rather than in the scheduler's random order among the writers."""
         payload = EventFrame(self._gossip.outgoing(event))
         self._gossip.mark([event])
         self._implied(event, self._current)
-        sent = sum(self._enqueue(conn, payload) for conn in list(self._current.values()))
+        sent = 0
+        lead = self._current.get(first) if first is not None else None
+        if lead is not None and self._enqueue(lead, payload):
+            sent = 1
+            await trio.lowlevel.checkpoint()
+        sent += sum(self._enqueue(conn, payload) for key, conn in list(self._current.items())
+                    if not (sent and key == first))
         self._to_watchers(payload)
         await trio.lowlevel.checkpoint()
         return sent
