@@ -16,7 +16,9 @@ For each deck size the prover and the verifier are first run once with counting
 wrappers around the group operations, so the floor is what this code really does, not a
 formula: floor = var·t_var + base·t_base (scalar multiplications only, the target's
 measure); floor+add also counts point additions/subtractions (each decodes two points
-and encodes one in libsodium). Two decks are measured: a general one (the input is an
+and encodes one in libsodium). The prover's sums (SPEC §25.13: fixed-base rows and
+constant-time sums, native) are recorded and replayed alone too, and added to the prove
+floor. Two decks are measured: a general one (the input is an
 earlier shuffle's output) and a fresh one (C1 all G, 30 labels repeated, as a game's
 first shuffle), where equal bases are merged. Proof bytes per card are printed too.
 
@@ -91,6 +93,33 @@ def recorded_msm(fn) -> list[list[tuple[int, bytes]]]:
         fn()
     finally:
         msm_mod.msm, msm_mod.sum_merged = orig, orig_merged
+    return calls
+
+
+def recorded_prover_sums(fn) -> list:
+    """Replays (zero-argument callables) of the prover's sums fn makes, run once: the rows
+    of msm.fixed_rows and the sums of msm.secret_msm (SPEC §25.13), which no libsodium
+    call counts on the native backend. None on the pure backend: there they are libsodium
+    calls, and ``counted`` already sees them."""
+    calls: list = []
+    if msm_mod.BACKEND != "native":
+        fn()
+        return calls
+    orig_rows, orig_secret = msm_mod.fixed_rows, msm_mod.secret_msm
+
+    def rows(bases, rows, adds=None, **kw):
+        calls.append(lambda: orig_rows(bases, rows, adds, **kw))
+        return orig_rows(bases, rows, adds, **kw)
+
+    def secret(terms, **kw):
+        kept = list(terms)
+        calls.append(lambda: orig_secret(kept, **kw))
+        return orig_secret(kept, **kw)
+    msm_mod.fixed_rows, msm_mod.secret_msm = rows, secret
+    try:
+        fn()
+    finally:
+        msm_mod.fixed_rows, msm_mod.secret_msm = orig_rows, orig_secret
     return calls
 
 
@@ -170,6 +199,7 @@ def main() -> None:
                 if pre is not None:
                     pre()
                 calls = recorded_msm(fn)
+                prover_sums = recorded_prover_sums(fn)
                 us = best_us(fn, setup=pre)
                 per_card[step] = us / n
                 prim = {k: min(v, u) for (k, v), u in zip(prim.items(), unit_us().values())}
@@ -177,6 +207,8 @@ def main() -> None:
                     floor = best_us(lambda: [msm_mod.msm(t) for t in calls])
                 else:
                     floor = ops["var"] * prim["var"] + ops["base"] * prim["base"]
+                    if prover_sums:
+                        floor += best_us(lambda: [c() for c in prover_sums])
                 terms = sum(len(t) for t in calls)
                 print(f"{name:<8}{n:>4} {step:<11}{us / n:8.0f}{ops['var']:6d}{ops['base']:6d}{ops['add']:6d}"
                       f"{ops['chk']:6d}{len(calls):6d}{terms:7d}{floor / n:11.0f}{us / floor:7.2f}"

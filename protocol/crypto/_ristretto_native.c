@@ -8,9 +8,12 @@
  * section 4.3 defines them, and the sum by Straus's method with width-5 NAF digits for
  * few terms or Pippenger's buckets with signed digits for many.
  *
- * Everything here is VARIABLE TIME: the inputs are public (proof verification), never
- * secrets. The pure-Python path in protocol/crypto/msm.py must give the same answer for
- * every input; tests/test_msm_native.py cross-checks the two.
+ * msm, decode_ok and the Ed25519 functions are VARIABLE TIME: their inputs are public
+ * (proof verification), never secrets. fixed_table, fixed_batch and ct_msm are the
+ * prover's (SPEC §25.13, "the prover's sums"): constant time in their scalars, which are
+ * secret nonces and randomisers; their points are public. The pure-Python paths in
+ * protocol/crypto/msm.py must give the same answer for every input;
+ * tests/test_msm_native.py and tests/test_prover_native.py cross-check them.
  *
  * Python interface:
  *   msm(scalars, points[, method]) -> bytes
@@ -23,6 +26,15 @@
  *                                      is not reduced.
  *   decode_ok(points) -> int           index of the first 32-byte encoding that is not a valid
  *                                      non-identity point, or -1 when all are.
+ *   fixed_table(point) -> bytes      the table of a fixed base (32 rows of 1..8 times 256^i
+ *                                      times the point, affine), for fixed_batch. ValueError
+ *                                      if the point does not decode.
+ *   fixed_batch(tables, scalars, adds) -> bytes
+ *                                      m joined tables; count rows of m scalars (< L); adds
+ *                                      empty or count encodings (zeros: add nothing). Row k:
+ *                                      sum_t k_t B_t (+ adds[k]), encoded (zeros for the
+ *                                      identity), the rows joined. Constant time in the scalars.
+ *   ct_msm(scalars, points) -> bytes   what msm gives, constant time in the scalars.
  *   ed25519_batch_ok(scalars, points, n_checked) -> bool
  *                                      the same sum over strict Ed25519 encodings (ValueError
  *                                      if one does not decode): True iff it is the identity and
@@ -799,6 +811,302 @@ done:
     return status;
 }
 
+/* ------------------------------------------------------------------ constant time (secret scalars) */
+
+/* The prover's sums (SPEC §25.13, "secret scalars"): its scalars are nonces and witnesses,
+ * so these functions neither branch nor index memory on a scalar. Each scalar is written in
+ * 64 signed radix-16 digits in [-8, 8] (as ref10's base multiplication does); the multiple
+ * of a digit is read from a table of 1P..8P by scanning all eight entries with masks, and
+ * negated by a masked swap. The points are public (validated encodings, decoded in variable
+ * time as everywhere here), and so is each sum once encoded. */
+
+_Static_assert(sizeof(ge_cached) == 20 * sizeof(u64), "ge_cached is twenty limbs, no padding");
+
+/* f = g when b = 1, f unchanged when b = 0 (b is 0 or 1), without a branch */
+static inline void fe_cmov(fe *f, const fe *g, u64 b)
+{
+    u64 mask = (u64)0 - b;
+    for (int i = 0; i < 5; i++)
+        f->v[i] ^= mask & (f->v[i] ^ g->v[i]);
+}
+
+static inline void cached_cmov(ge_cached *t, const ge_cached *u, u64 b)
+{
+    fe_cmov(&t->YpX, &u->YpX, b);
+    fe_cmov(&t->YmX, &u->YmX, b);
+    fe_cmov(&t->Z2, &u->Z2, b);
+    fe_cmov(&t->T2d, &u->T2d, b);
+}
+
+/* 1 when a == b, else 0, without a branch */
+static inline u64 ct_eq(u64 a, u64 b)
+{
+    u64 x = a ^ b;
+    return 1 ^ ((x | ((u64)0 - x)) >> 63);
+}
+
+/* out[0..limbs) = the entry of index mag (1..8) of entries (8 entries of `limbs` u64 each,
+ * back to back), or `identity` for mag = 0: every entry is read and masked, so neither the
+ * time nor the memory touched depends on mag. limbs is 15 or 20 (even pairs for the vector
+ * path, which gcc and clang turn into two-lane SIMD where the machine has it). */
+#if defined(__GNUC__) || defined(__clang__)
+typedef u64 v2u64 __attribute__((vector_size(16)));
+#define HAVE_V2 1
+#endif
+static inline void ct_pick(u64 *out, const u64 *entries, size_t limbs, const u64 *identity, u64 mag)
+{
+    u64 masks[9];
+    for (u64 j = 0; j < 9; j++)
+        masks[j] = (u64)0 - ct_eq(mag, j);
+    size_t k = 0;
+#ifdef HAVE_V2
+    v2u64 mv[9];
+    for (int j = 0; j < 9; j++) {
+        v2u64 m = {masks[j], masks[j]};
+        mv[j] = m;
+    }
+    for (; k + 2 <= limbs; k += 2) {
+        v2u64 acc, e;
+        memcpy(&acc, identity + k, 16);
+        acc &= mv[0];
+#pragma GCC unroll 8     /* gcc -O2 leaves the eight reads a loop otherwise: 43 -> 26 ns a read */
+        for (size_t j = 0; j < 8; j++) {
+            memcpy(&e, entries + j * limbs + k, 16);
+            acc |= e & mv[j + 1];
+        }
+        memcpy(out + k, &acc, 16);
+    }
+#endif
+    for (; k < limbs; k++) {
+        u64 acc = identity[k] & masks[0];
+        for (size_t j = 0; j < 8; j++)
+            acc |= entries[j * limbs + k] & masks[j + 1];
+        out[k] = acc;
+    }
+}
+
+/* t = d·P from table[0..7] = 1P..8P, for a digit d in [-8, 8] (0 gives the identity). */
+static const u64 CACHED_IDENTITY[20] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+static void cached_select(ge_cached *t, const ge_cached table[8], signed char d)
+{
+    u64 neg = (u64)((int64_t)d >> 63) & 1;
+    u64 mag = (u64)(((int64_t)d ^ -(int64_t)neg) + (int64_t)neg);    /* |d| */
+    ge_cached minus;
+    ct_pick((u64 *)t, (const u64 *)table, 20, CACHED_IDENTITY, mag);
+    minus.YpX = t->YmX;
+    minus.YmX = t->YpX;
+    minus.Z2 = t->Z2;
+    fe_neg(&minus.T2d, &t->T2d);
+    cached_cmov(t, &minus, neg);
+}
+
+/* A scalar below 2^255 as 64 digits in [-8, 8], sum e[i] 16^i = k (ref10's recoding; no
+ * branch on the scalar). */
+static void radix16(signed char e[64], const unsigned char s[32])
+{
+    int carry = 0;
+    for (int i = 0; i < 32; i++) {
+        e[2 * i] = (signed char)(s[i] & 15);
+        e[2 * i + 1] = (signed char)((s[i] >> 4) & 15);
+    }
+    for (int i = 0; i < 63; i++) {
+        e[i] = (signed char)(e[i] + carry);
+        carry = (e[i] + 8) >> 4;
+        e[i] = (signed char)(e[i] - carry * 16);
+    }
+    e[63] = (signed char)(e[63] + carry);
+}
+
+/* 1P, 2P, ..., 8P */
+static void multiples8(ge_cached tab[8], const ge_p3 *p)
+{
+    ge_p3 cur = *p;
+    ge_cached one;
+    ge_p1p1 r;
+    p3_to_cached(&one, p);
+    tab[0] = one;
+    for (int m = 1; m < 8; m++) {
+        ge_add(&r, &cur, &one);
+        p1p1_to_p3(&cur, &r);
+        p3_to_cached(&tab[m], &cur);
+    }
+}
+
+/* acc = 16·acc (four doublings) */
+static void times16(ge_p3 *acc)
+{
+    ge_p2 a2;
+    ge_p1p1 r;
+    p3_to_p2(&a2, acc);
+    for (int k = 0; k < 3; k++) {
+        ge_dbl(&r, &a2);
+        p1p1_to_p2(&a2, &r);
+    }
+    ge_dbl(&r, &a2);
+    p1p1_to_p3(acc, &r);
+}
+
+static inline void add_cached(ge_p3 *acc, const ge_cached *q)
+{
+    ge_p1p1 r;
+    ge_add(&r, acc, q);
+    p1p1_to_p3(acc, &r);
+}
+
+/* h = 1/z = z^(p - 2) = (z^(2^252 - 3))^8 · z^3 (0 for z = 0) */
+static void fe_invert(fe *h, const fe *z)
+{
+    fe t, z3;
+    fe_pow22523(&t, z);
+    fe_sq_n(&t, &t, 3);
+    fe_sq(&z3, z);
+    fe_mul(&z3, &z3, z);
+    fe_mul(h, &t, &z3);
+}
+
+/* A fixed base's table entry: an affine point (Z = 1) as y + x, y - x, 2d·x·y, so an
+ * addition of it costs 7 multiplications and a masked read 15 limbs (ref10's "niels" form). */
+typedef struct { fe ypx, ymx, xy2d; } ge_niels;
+_Static_assert(sizeof(ge_niels) == 15 * sizeof(u64), "ge_niels is fifteen limbs, no padding");
+
+static inline void niels_cmov(ge_niels *t, const ge_niels *u, u64 b)
+{
+    fe_cmov(&t->ypx, &u->ypx, b);
+    fe_cmov(&t->ymx, &u->ymx, b);
+    fe_cmov(&t->xy2d, &u->xy2d, b);
+}
+
+/* t = d·B from row[0..7] = 1B..8B, for a digit d in [-8, 8] (0 gives the identity). */
+static const u64 NIELS_IDENTITY[15] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+static void niels_select(ge_niels *t, const ge_niels row[8], signed char d)
+{
+    u64 neg = (u64)((int64_t)d >> 63) & 1;
+    u64 mag = (u64)(((int64_t)d ^ -(int64_t)neg) + (int64_t)neg);    /* |d| */
+    ge_niels minus;
+    ct_pick((u64 *)t, (const u64 *)row, 15, NIELS_IDENTITY, mag);
+    minus.ypx = t->ymx;
+    minus.ymx = t->ypx;
+    fe_neg(&minus.xy2d, &t->xy2d);
+    niels_cmov(t, &minus, neg);
+}
+
+/* acc += q (the unified addition with q's Z = 1) */
+static inline void add_niels(ge_p3 *acc, const ge_niels *q)
+{
+    fe a, b, c, d, t;
+    ge_p1p1 r;
+    fe_sub(&t, &acc->Y, &acc->X);
+    fe_mul(&a, &t, &q->ymx);
+    fe_add(&t, &acc->Y, &acc->X);
+    fe_mul(&b, &t, &q->ypx);
+    fe_mul(&c, &acc->T, &q->xy2d);
+    fe_add(&d, &acc->Z, &acc->Z);
+    fe_carry(&d);
+    fe_sub(&r.E, &b, &a);
+    fe_sub(&r.F, &d, &c);
+    fe_add(&r.G, &d, &c);
+    fe_add(&r.H, &b, &a);
+    p1p1_to_p3(acc, &r);
+}
+
+/* A fixed base's table: row i (0..31) holds 1..8 times 256^i·B in niels form, so a
+ * scalar's radix-16 digits e[2i] and e[2i+1] both read row i (the odd ones then shifted by
+ * 16, as in ref10). Each row's eight Z are inverted together (one inversion a row). */
+#define FIXED_ROWS 32
+#define FIXED_TABLE_BYTES (FIXED_ROWS * 8 * sizeof(ge_niels))
+
+static void fixed_table(ge_niels *tab /* FIXED_ROWS * 8 */, const ge_p3 *p)
+{
+    ge_p3 row = *p;
+    for (int i = 0; i < FIXED_ROWS; i++) {
+        ge_p3 m[8];
+        fe prefix[8], inv, zinv;
+        ge_cached one;
+        ge_p1p1 r;
+        m[0] = row;
+        p3_to_cached(&one, &row);
+        for (int j = 1; j < 8; j++) {
+            ge_add(&r, &m[j - 1], &one);
+            p1p1_to_p3(&m[j], &r);
+        }
+        prefix[0] = m[0].Z;
+        for (int j = 1; j < 8; j++)
+            fe_mul(&prefix[j], &prefix[j - 1], &m[j].Z);
+        fe_invert(&inv, &prefix[7]);
+        for (int j = 7; j >= 0; j--) {
+            fe x, y;
+            if (j > 0) {
+                fe_mul(&zinv, &inv, &prefix[j - 1]);
+                fe_mul(&inv, &inv, &m[j].Z);
+            } else {
+                zinv = inv;
+            }
+            fe_mul(&x, &m[j].X, &zinv);
+            fe_mul(&y, &m[j].Y, &zinv);
+            ge_niels *e = &tab[8 * i + j];
+            fe_add(&e->ypx, &y, &x);
+            fe_carry(&e->ypx);
+            fe_sub(&e->ymx, &y, &x);
+            fe_mul(&e->xy2d, &x, &y);
+            fe_mul(&e->xy2d, &e->xy2d, &FE_D2);
+        }
+        if (i + 1 < FIXED_ROWS) {
+            times16(&row);
+            times16(&row);
+        }
+    }
+}
+
+/* out = sum over t < m of k_t·B_t for fixed bases given by their tables, plus *add when
+ * add is not NULL; digits[t] are the scalars' radix-16 digits. 4 doublings + 64m additions. */
+static void fixed_sum(ge_p3 *out, size_t m, const ge_niels *const *tabs, signed char (*digits)[64],
+                      const ge_p3 *add)
+{
+    ge_p3 acc;
+    ge_niels t;
+    p3_identity(&acc);
+    for (int i = 1; i < 64; i += 2)
+        for (size_t b = 0; b < m; b++) {
+            niels_select(&t, tabs[b] + 8 * (i / 2), digits[b][i]);
+            add_niels(&acc, &t);
+        }
+    times16(&acc);
+    for (int i = 0; i < 64; i += 2)
+        for (size_t b = 0; b < m; b++) {
+            niels_select(&t, tabs[b] + 8 * (i / 2), digits[b][i]);
+            add_niels(&acc, &t);
+        }
+    if (add != NULL) {
+        ge_cached c;
+        p3_to_cached(&c, add);
+        add_cached(&acc, &c);
+    }
+    *out = acc;
+}
+
+/* out = sum k_j P_j over variable points with secret scalars: Straus over radix-16 digits,
+ * one chain of 252 doublings, 64 masked table reads a point. */
+static void ct_straus(ge_p3 *out, size_t n, const ge_p3 *pts, const unsigned char *scalars,
+                      ge_cached *tab /* n * 8 */, signed char *dig /* n * 64 */)
+{
+    for (size_t j = 0; j < n; j++) {
+        multiples8(tab + 8 * j, &pts[j]);
+        radix16(dig + 64 * j, scalars + 32 * j);
+    }
+    ge_p3 acc;
+    ge_cached t;
+    p3_identity(&acc);
+    for (int i = 63; i >= 0; i--) {
+        if (i < 63)
+            times16(&acc);
+        for (size_t j = 0; j < n; j++) {
+            cached_select(&t, tab + 8 * j, dig[64 * j + i]);
+            add_cached(&acc, &t);
+        }
+    }
+    *out = acc;
+}
+
 /* ------------------------------------------------------------------ Ed25519 signatures */
 
 /* RFC 8032 section 5.1.3, strict: 1 and the point when s is the canonical encoding of a
@@ -1096,6 +1404,184 @@ static PyObject *py_decode_ok(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(bad);
 }
 
+/* fixed_table(point) -> bytes: the table of a fixed base (FIXED_TABLE_BYTES). */
+static PyObject *py_fixed_table(PyObject *self, PyObject *args)
+{
+    Py_buffer pt;
+    PyObject *result = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*", &pt))
+        return NULL;
+    ge_p3 p;
+    if (pt.len != 32 || !ristretto_decode(&p, (const unsigned char *)pt.buf)) {
+        PyErr_SetString(PyExc_ValueError, "fixed_table: not a valid ristretto255 encoding");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)FIXED_TABLE_BYTES);
+    if (result == NULL)
+        goto done;
+    ge_niels *tab = PyMem_Malloc(FIXED_TABLE_BYTES);
+    if (tab == NULL) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+        goto done;
+    }
+    fixed_table(tab, &p);
+    memcpy(PyBytes_AS_STRING(result), tab, FIXED_TABLE_BYTES);
+    PyMem_Free(tab);
+done:
+    PyBuffer_Release(&pt);
+    return result;
+}
+
+#define FIXED_MAX_BASES 16
+
+/* fixed_batch(tables, scalars, adds) -> bytes. tables: m tables from fixed_table, joined;
+ * scalars: count rows of m 32-byte scalars (< L); adds: count 32-byte encodings (zeros: add
+ * nothing) or empty. Output row k: sum_t scalars[k][t]·B_t (+ adds[k]), encoded (zeros for
+ * the identity), the rows joined. */
+static PyObject *py_fixed_batch(PyObject *self, PyObject *args)
+{
+    Py_buffer tb, sc, ad;
+    PyObject *result = NULL;
+    ge_niels *copy = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*", &tb, &sc, &ad))
+        return NULL;
+    size_t m = (size_t)tb.len / FIXED_TABLE_BYTES;
+    if (m == 0 || m > FIXED_MAX_BASES || (size_t)tb.len != m * FIXED_TABLE_BYTES) {
+        PyErr_SetString(PyExc_ValueError, "fixed_batch: tables must be 1 to 16 tables from fixed_table, joined");
+        goto done;
+    }
+    if (sc.len % (Py_ssize_t)(32 * m) != 0) {
+        PyErr_SetString(PyExc_ValueError, "fixed_batch: scalars must be rows of 32 bytes a table");
+        goto done;
+    }
+    size_t count = (size_t)sc.len / (32 * m);
+    if (count > MSM_MAX_TERMS || (ad.len != 0 && (size_t)ad.len != 32 * count)) {
+        PyErr_SetString(PyExc_ValueError, "fixed_batch: adds must be empty or 32 bytes a row");
+        goto done;
+    }
+    const unsigned char *sp = (const unsigned char *)sc.buf;
+    const unsigned char *ap = (const unsigned char *)ad.buf;
+    if (!scalars_reduced(sp, count * m, "fixed_batch"))
+        goto done;
+    const ge_niels *base = (const ge_niels *)tb.buf;
+    if (((uintptr_t)tb.buf) % sizeof(u64) != 0) {
+        copy = PyMem_Malloc((size_t)tb.len);
+        if (copy == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(copy, tb.buf, (size_t)tb.len);
+        base = copy;
+    }
+    const ge_niels *tabs[FIXED_MAX_BASES];
+    for (size_t t = 0; t < m; t++)
+        tabs[t] = base + t * FIXED_ROWS * 8;
+    static const unsigned char zeros[32];
+    ge_p3 *adds = NULL;
+    if (ad.len != 0) {
+        adds = PyMem_Malloc(count * sizeof(ge_p3));
+        if (adds == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (size_t k = 0; k < count; k++) {
+            if (memcmp(ap + 32 * k, zeros, 32) == 0) {
+                p3_identity(&adds[k]);
+            } else if (!ristretto_decode(&adds[k], ap + 32 * k)) {
+                PyErr_Format(PyExc_ValueError, "fixed_batch: add %zu is not a valid ristretto255 encoding", k);
+                PyMem_Free(adds);
+                goto done;
+            }
+        }
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(32 * count));
+    if (result == NULL) {
+        PyMem_Free(adds);
+        goto done;
+    }
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    signed char digits[FIXED_MAX_BASES][64];
+    for (size_t k = 0; k < count; k++) {
+        for (size_t t = 0; t < m; t++)
+            radix16(digits[t], sp + 32 * (k * m + t));
+        ge_p3 sum;
+        fixed_sum(&sum, m, tabs, digits, adds != NULL ? &adds[k] : NULL);
+        ristretto_encode(out + 32 * k, &sum);
+    }
+    memset(digits, 0, sizeof(digits));
+    Py_END_ALLOW_THREADS
+    PyMem_Free(adds);
+done:
+    PyMem_Free(copy);
+    PyBuffer_Release(&tb);
+    PyBuffer_Release(&sc);
+    PyBuffer_Release(&ad);
+    return result;
+}
+
+/* ct_msm(scalars, points) -> bytes: sum k_j P_j (zeros for the identity) with secret scalars
+ * (constant time in them); the same answer as msm. */
+static PyObject *py_ct_msm(PyObject *self, PyObject *args)
+{
+    Py_buffer sc, pt;
+    PyObject *result = NULL;
+    ge_p3 *pts = NULL;
+    ge_cached *tab = NULL;
+    signed char *dig = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*", &sc, &pt))
+        return NULL;
+    if (sc.len != pt.len || pt.len % 32 != 0) {
+        PyErr_SetString(PyExc_ValueError, "ct_msm: scalars and points must be 32*n bytes each, the same n");
+        goto done;
+    }
+    size_t n = (size_t)pt.len / 32;
+    if (n > MSM_MAX_TERMS) {
+        PyErr_SetString(PyExc_ValueError, "ct_msm: too many terms");
+        goto done;
+    }
+    const unsigned char *sp = (const unsigned char *)sc.buf;
+    const unsigned char *pp = (const unsigned char *)pt.buf;
+    if (!scalars_reduced(sp, n, "ct_msm"))
+        goto done;
+    ge_p3 sum;
+    if (n == 0) {
+        p3_identity(&sum);
+    } else {
+        pts = PyMem_Malloc(n * sizeof(ge_p3));
+        tab = PyMem_Malloc(n * 8 * sizeof(ge_cached));
+        dig = PyMem_Malloc(n * 64);
+        if (pts == NULL || tab == NULL || dig == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (size_t j = 0; j < n; j++) {
+            if (!ristretto_decode(&pts[j], pp + 32 * j)) {
+                PyErr_Format(PyExc_ValueError, "ct_msm: point %zu is not a valid ristretto255 encoding", j);
+                goto done;
+            }
+        }
+        Py_BEGIN_ALLOW_THREADS
+        ct_straus(&sum, n, pts, sp, tab, dig);
+        memset(dig, 0, n * 64);
+        Py_END_ALLOW_THREADS
+    }
+    unsigned char enc[32];
+    ristretto_encode(enc, &sum);
+    result = PyBytes_FromStringAndSize((const char *)enc, 32);
+done:
+    PyMem_Free(pts);
+    PyMem_Free(tab);
+    PyMem_Free(dig);
+    PyBuffer_Release(&sc);
+    PyBuffer_Release(&pt);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"msm", py_msm, METH_VARARGS,
      "msm(scalars, points) -> 32-byte encoding of sum k_i P_i (zeros for the identity)"},
@@ -1103,13 +1589,19 @@ static PyMethodDef methods[] = {
      "ed25519_batch_ok(scalars, points, n_checked) -> whether sum k_i P_i over Ed25519 points is the identity"},
     {"ed25519_in_subgroup", py_ed25519_in_subgroup, METH_VARARGS,
      "ed25519_in_subgroup(points[, method]) -> one byte a point: 1 if canonical, of prime order L"},
+    {"fixed_table", py_fixed_table, METH_VARARGS,
+     "fixed_table(point) -> the precomputed table of a fixed base, for fixed_batch"},
+    {"fixed_batch", py_fixed_batch, METH_VARARGS,
+     "fixed_batch(tables, scalars, adds) -> rows of sum k_t B_t (+ add) over fixed bases (constant time in k)"},
+    {"ct_msm", py_ct_msm, METH_VARARGS,
+     "ct_msm(scalars, points) -> 32-byte encoding of sum k_i P_i, constant time in the scalars"},
     {"decode_ok", py_decode_ok, METH_VARARGS,
      "decode_ok(points) -> index of the first invalid 32-byte encoding, or -1"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_ristretto_native",
-    "ristretto255 multi-scalar multiplication (variable time; public inputs only). SPEC 25.13.",
+    "ristretto255 multi-scalar multiplication: variable time for public inputs, and the prover's constant-time sums. SPEC 25.13.",
     -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__ristretto_native(void)

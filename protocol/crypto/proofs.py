@@ -162,6 +162,7 @@ def _cp_weight(c: bytes) -> int:
 def prove_equal_dlog(
     secret: bytes, base2: bytes, context: bytes, *, public: bytes | None = None,
     share: bytes | None = None, nonce: bytes | None = None, derived: bool = False,
+    fixed_base2: bool = False,
 ) -> EqualDlogProof:
     """Prove log_G(Y) = log_{base2}(D) for Y = secret·G, D = secret·base2.
 
@@ -169,6 +170,8 @@ def prove_equal_dlog(
     base and a var mult). Cost: 1 base + 1 var mult (plus those two if not passed).
     ``derived``: the nonce is derived from the secret and the statement alone, so the
     same statement gets the same proof (SPEC §25.2); else it is hedged with OS bytes.
+    ``fixed_base2``: base2 recurs (a game's joint key), so the commitments are two rows of
+    fixed-base multiplications by the tables of G and base2 (msm.fixed_rows; the same bytes).
     """
     g.validate_scalar(secret, nonzero=True)
     if public is None:
@@ -178,8 +181,15 @@ def prove_equal_dlog(
     transcript = (CHAUM_PEDERSEN_TAG, context, public, base2, share)
     while True:
         k = _derived_nonce(secret, *transcript) if derived and nonce is None else _fresh_nonce(nonce, secret, *transcript)
-        a = g.base_mul(k)  # 1 base mult
-        b = g.mul(k, base2)  # 1 var mult
+        if fixed_base2:
+            kk = g.scalar_to_int(k)
+            a, = _msm.fixed_rows((g.G,), [[kk]])
+            b, = _msm.fixed_rows((base2,), [[kk]])
+            if a is None or b is None:   # pragma: no cover - k is not zero
+                raise g.GroupError("a commitment is the identity")
+        else:
+            a = g.base_mul(k)  # 1 base mult
+            b = g.mul(k, base2)  # 1 var mult
         c = _cp_challenge(context, public, base2, share, a, b)
         s = g.scalar_add(k, g.scalar_mul(c, secret))
         if g.scalar_to_int(c) and g.scalar_to_int(s):

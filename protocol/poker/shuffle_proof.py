@@ -20,7 +20,9 @@ canonical; every point the sum takes is decoded by it, and a refusal names the f
 point of the shuffler's.
 
 Costs for an n-card deck (v = variable-base, b = base multiplication):
-prove 5n v + 3n b; verify one msm of about 8n distinct points (fewer on a fresh deck, whose
+prove 3n + 2 sums over the fixed bases G and H (the commitments, the chain, the t̂ and t1,
+t2: one table read a base and 4-bit digit, no doublings) + 3 n-term sums with secret
+scalars (t3, t4,1, t4,2; SPEC §25.13); verify one msm of about 8n distinct points (fewer on a fresh deck, whose
 C1 are all G and whose repeated labels share one point: equal bases are merged).
 """
 from __future__ import annotations
@@ -145,11 +147,11 @@ def _deck_bytes(deck: Sequence[Ciphertext]) -> bytes:
     return b"".join(ct.c1 + ct.c2 for ct in deck)
 
 
-def _lincomb(terms: Sequence[tuple[int, bytes]]) -> bytes:
-    """Σ k·P over (k, P) pairs, by the multi-scalar multiplication the verifier uses too
-    (SPEC §25.13: equal points merged, the native backend when built). Raises GroupError if
-    a point is refused or the sum is the identity (which no proof may carry)."""
-    acc = _msm.msm(terms)
+def _secret_lincomb(terms: Sequence[tuple[int, bytes]]) -> bytes:
+    """Σ k·P over (k, P) pairs with secret k, by the prover's multi-scalar multiplication
+    (SPEC §25.13: equal points merged; native: constant time in the scalars). Raises
+    GroupError if a point is refused or the sum is the identity (which no proof may carry)."""
+    acc = _msm.secret_msm(terms)
     if acc is None:
         raise g.GroupError("linear combination is the identity")
     return acc
@@ -164,10 +166,24 @@ def _seed(context: bytes, joint_key: bytes, before: Sequence[Ciphertext], after:
                                b"".join(commitments))).digest()
 
 
+_U32_PART = (4).to_bytes(4, "big")   # lp's length prefix of a u32be part
+
+
+def _indexed_hashes(prefix: bytes, n: int) -> list[int]:
+    """SHA-512(prefix ‖ lp(u32be(j))) as little-endian ints mod L, j = 0 … n-1: the hash
+    state after the common prefix is copied, not recomputed (the same bytes hashed)."""
+    base = hashlib.sha512(prefix)
+    out = []
+    for j in range(n):
+        h = base.copy()
+        h.update(_U32_PART + j.to_bytes(4, "big"))
+        out.append(int.from_bytes(h.digest(), "little") % _L)
+    return out
+
+
 def _challenges(seed: bytes, n: int) -> list[int]:
     """u_j = SHA-512(lp(PROOF_TAG, seed, u32be(j))) mod L."""
-    return [int.from_bytes(hashlib.sha512(g.lp(PROOF_TAG, seed, j.to_bytes(4, "big"))).digest(),
-                           "little") % _L for j in range(n)]
+    return _indexed_hashes(g.lp(PROOF_TAG, seed), n)
 
 
 def _final_challenge(seed: bytes, chain: Sequence[bytes], t1: bytes, t2: bytes, t3: bytes,
@@ -195,7 +211,9 @@ class _Nonces:
             counter += 1  # pragma: no cover - probability 2**-252
 
     def many(self, label: bytes, n: int) -> list[int]:
-        return [self.get(label, i) for i in range(n)]
+        out = _indexed_hashes(g.lp(self._key, label), n)
+        # a zero (probability 2**-252 each) takes get's retry with a counter
+        return [k if k else self.get(label, i) for i, k in enumerate(out)]
 
 
 # ---------------------------------------------------------------- proving
@@ -206,7 +224,7 @@ def prove_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], wit
     """Prove that ``after[i]`` is ``before[witness.permutation[i]]`` re-encrypted with
     ``witness.randomizers[i]`` under ``joint_key``. ``context`` names the game, event and
     author (the caller's). ``entropy`` (32 bytes) is for known-answer tests only.
-    Cost: 5n v + 3n b (fewer on a fresh deck)."""
+    Cost: 3n + 2 fixed-base rows and 3 n-term secret sums (see the module's note)."""
     n = len(before)
     if n == 0 or len(after) != n or len(witness.permutation) != n or sorted(witness.permutation) != list(range(n)):
         raise ValueError("witness and decks do not describe one shuffle")
@@ -220,15 +238,20 @@ def prove_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], wit
                                      _deck_bytes(after))).digest()
     nonces = _Nonces(witness, transcript, entropy)
     rho = nonces.many(b"rho", n)
-    commitments = [g.add(g.base_mul(_sc(rho[j])), hs[inverse[j]]) for j in range(n)]  # n b
+    # C_j = ρ_j·G + H_{π⁻¹(j)}: n fixed-base multiplications (G's table) in one call
+    commitments = [c or g.IDENTITY for c in _msm.fixed_rows((g.G,), [[k] for k in rho], [hs[i] for i in inverse])]
     seed = _seed(context, joint_key, before, after, commitments)
     u = _challenges(seed, n)
     u_perm = [u[perm[i]] for i in range(n)]
     rho_hat = nonces.many(b"rho-hat", n)
-    chain, prev = [], h
-    for i in range(n):  # n b + n v
-        prev = _lincomb([(rho_hat[i], g.G), (u_perm[i], prev)])
-        chain.append(prev)
+    # Ĉ_i = ρ̂_i·G + u'_i·Ĉ_{i-1} (Ĉ_{-1} = H) is a_i·G + b_i·H with a_i = ρ̂_i + u'_i·a_{i-1},
+    # b_i = u'_i·b_{i-1} (a_{-1} = 0, b_{-1} = 1): the prover knows both, so each chain point
+    # and each t̂ is a sum over the fixed bases G and H (SPEC §25.10, "the prover's sums")
+    a_chain, b_chain, a, b = [], [], 0, 1
+    for i in range(n):
+        a, b = (rho_hat[i] + u_perm[i] * a) % _L, u_perm[i] * b % _L
+        a_chain.append(a)
+        b_chain.append(b)
     # the openings the five sigma proofs are about
     rho_bar = sum(rho) % _L
     rho_tilde = sum(r * k for r, k in zip(rho, u)) % _L
@@ -240,14 +263,22 @@ def prove_shuffle(before: Sequence[Ciphertext], after: Sequence[Ciphertext], wit
     w1, w2, w3, w4 = (nonces.get(b"omega", k) for k in range(4))
     w_hat = nonces.many(b"omega-hat", n)
     w_prime = nonces.many(b"omega-prime", n)
-    t1 = g.base_mul(_sc(w1))
-    t2 = g.base_mul(_sc(w2))
-    t3 = _lincomb([(w3, g.G), *zip(w_prime, hs)])  # n v
+    # t̂_i = ŵ_i·G + ω'_i·Ĉ_{i-1} = (ŵ_i + ω'_i·a_{i-1})·G + ω'_i·b_{i-1}·H; with the chain and
+    # t1 = ω1·G, t2 = ω2·G: 2n + 2 rows over (G, H), one call
+    rows = [[a_chain[i], b_chain[i]] for i in range(n)]
+    rows += [[w_hat[i] + w_prime[i] * (a_chain[i - 1] if i else 0), w_prime[i] * (b_chain[i - 1] if i else 1)]
+             for i in range(n)]
+    rows += [[w1, 0], [w2, 0]]
+    fixed = _msm.fixed_rows((g.G, h), rows)
+    if any(p is None for p in fixed):
+        raise g.GroupError("linear combination is the identity")
+    chain, t_hat = fixed[:n], fixed[n:2 * n]
+    t1, t2 = fixed[2 * n], fixed[2 * n + 1]
+    t3 = _secret_lincomb([(w3, g.G), *zip(w_prime, hs)])  # n v
     # Σ ω'_i·after[i] = Σ ω'_i·before[π(i)] + (Σ ω'_i r_i)·(G, Y): the prover may merge bases
     wr = sum(a * b for a, b in zip(w_prime, rand)) % _L
-    t41 = _lincomb([*((w_prime[i], before[perm[i]].c1) for i in range(n)), (wr - w4, g.G)])  # n v
-    t42 = _lincomb([*((w_prime[i], before[perm[i]].c2) for i in range(n)), (wr - w4, joint_key)])  # n v
-    t_hat = [_lincomb([(w_hat[i], g.G), (w_prime[i], chain[i - 1] if i else h)]) for i in range(n)]  # n b + n v
+    t41 = _secret_lincomb([*((w_prime[i], before[perm[i]].c1) for i in range(n)), (wr - w4, g.G)])  # n v
+    t42 = _secret_lincomb([*((w_prime[i], before[perm[i]].c2) for i in range(n)), (wr - w4, joint_key)])  # n v
     c = _int(_final_challenge(seed, chain, t1, t2, t3, t41, t42, t_hat))
     return ShuffleProof(
         tuple(commitments), tuple(chain), (t1, t2, t3, t41, t42), tuple(t_hat),
