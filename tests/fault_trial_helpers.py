@@ -179,12 +179,12 @@ class CrashOnSend(Node):
         self._wrapped = True
         real = self.mesh.broadcast
 
-        async def broadcast(ev):
+        async def broadcast(ev, **options):
             kind = getattr(ev, "kind", None)
             if kind == HALT_KIND and crash_on == HALT_KIND and not getattr(self, "lost_one", False):
                 self.lost_one = True
                 return 0                   # the halt is lost on its way: nobody gets it
-            n = await real(ev)
+            n = await real(ev, **options)
             if kind == "abort-vote" and crash_on == "abort-vote":
                 await trio.sleep(0.05)     # the vote leaves, then the crash
                 self.trial.crash_and_return(self)
