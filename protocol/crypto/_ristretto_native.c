@@ -1324,6 +1324,44 @@ done:
 /* ------------------------------------------------------------------ Python */
 
 
+#define TERMS_ERROR ((size_t)-1)
+
+/* The terms of msm and ct_msm, checked for `who`: n reduced scalars and n points, the
+   points decoded into *pts (PyMem_Malloc'd; NULL when n is 0). Returns n, or TERMS_ERROR
+   with a Python error set and *pts NULL. */
+static size_t decoded_terms(const Py_buffer *sc, const Py_buffer *pt, const char *who, ge_p3 **pts)
+{
+    *pts = NULL;
+    if (sc->len != pt->len || pt->len % 32 != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: scalars and points must be 32*n bytes each, the same n", who);
+        return TERMS_ERROR;
+    }
+    size_t n = (size_t)pt->len / 32;
+    if (n > MSM_MAX_TERMS) {
+        PyErr_Format(PyExc_ValueError, "%s: too many terms", who);
+        return TERMS_ERROR;
+    }
+    if (!scalars_reduced((const unsigned char *)sc->buf, n, who))
+        return TERMS_ERROR;
+    if (n == 0)
+        return 0;
+    ge_p3 *decoded = PyMem_Malloc(n * sizeof(ge_p3));
+    if (decoded == NULL) {
+        PyErr_NoMemory();
+        return TERMS_ERROR;
+    }
+    const unsigned char *pp = (const unsigned char *)pt->buf;
+    for (size_t j = 0; j < n; j++) {
+        if (!ristretto_decode(&decoded[j], pp + 32 * j)) {
+            PyErr_Format(PyExc_ValueError, "%s: point %zu is not a valid ristretto255 encoding", who, j);
+            PyMem_Free(decoded);
+            return TERMS_ERROR;
+        }
+    }
+    *pts = decoded;
+    return n;
+}
+
 static PyObject *py_msm(PyObject *self, PyObject *args)
 {
     Py_buffer sc, pt;
@@ -1338,36 +1376,15 @@ static PyObject *py_msm(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "msm: method is 0 (by cost), 1 (Straus) or a window 4..15");
         goto done;
     }
-    if (sc.len != pt.len || pt.len % 32 != 0) {
-        PyErr_SetString(PyExc_ValueError, "msm: scalars and points must be 32*n bytes each, the same n");
+    size_t n = decoded_terms(&sc, &pt, "msm", &pts);
+    if (n == TERMS_ERROR)
         goto done;
-    }
-    size_t n = (size_t)pt.len / 32;
-    if (n > MSM_MAX_TERMS) {
-        PyErr_SetString(PyExc_ValueError, "msm: too many terms");
-        goto done;
-    }
     const unsigned char *sp = (const unsigned char *)sc.buf;
-    const unsigned char *pp = (const unsigned char *)pt.buf;
-    if (!scalars_reduced(sp, n, "msm"))
-        goto done;
     ge_p3 sum;
     if (n == 0) {
         p3_identity(&sum);
-    } else {
-        pts = PyMem_Malloc(n * sizeof(ge_p3));
-        if (pts == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        for (size_t j = 0; j < n; j++) {
-            if (!ristretto_decode(&pts[j], pp + 32 * j)) {
-                PyErr_Format(PyExc_ValueError, "msm: point %zu is not a valid ristretto255 encoding", j);
-                goto done;
-            }
-        }
-        if (msm_by_method(&sum, n, pts, sp, method) != 0)
-            goto done;
+    } else if (msm_by_method(&sum, n, pts, sp, method) != 0) {
+        goto done;
     }
     unsigned char enc[32];
     ristretto_encode(enc, &sum);
@@ -1535,35 +1552,19 @@ static PyObject *py_ct_msm(PyObject *self, PyObject *args)
     (void)self;
     if (!PyArg_ParseTuple(args, "y*y*", &sc, &pt))
         return NULL;
-    if (sc.len != pt.len || pt.len % 32 != 0) {
-        PyErr_SetString(PyExc_ValueError, "ct_msm: scalars and points must be 32*n bytes each, the same n");
+    size_t n = decoded_terms(&sc, &pt, "ct_msm", &pts);
+    if (n == TERMS_ERROR)
         goto done;
-    }
-    size_t n = (size_t)pt.len / 32;
-    if (n > MSM_MAX_TERMS) {
-        PyErr_SetString(PyExc_ValueError, "ct_msm: too many terms");
-        goto done;
-    }
     const unsigned char *sp = (const unsigned char *)sc.buf;
-    const unsigned char *pp = (const unsigned char *)pt.buf;
-    if (!scalars_reduced(sp, n, "ct_msm"))
-        goto done;
     ge_p3 sum;
     if (n == 0) {
         p3_identity(&sum);
     } else {
-        pts = PyMem_Malloc(n * sizeof(ge_p3));
         tab = PyMem_Malloc(n * 8 * sizeof(ge_cached));
         dig = PyMem_Malloc(n * 64);
-        if (pts == NULL || tab == NULL || dig == NULL) {
+        if (tab == NULL || dig == NULL) {
             PyErr_NoMemory();
             goto done;
-        }
-        for (size_t j = 0; j < n; j++) {
-            if (!ristretto_decode(&pts[j], pp + 32 * j)) {
-                PyErr_Format(PyExc_ValueError, "ct_msm: point %zu is not a valid ristretto255 encoding", j);
-                goto done;
-            }
         }
         Py_BEGIN_ALLOW_THREADS
         ct_straus(&sum, n, pts, sp, tab, dig);
