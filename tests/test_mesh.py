@@ -71,6 +71,16 @@ def event(identity, seq=0, n=0, prev=ZERO_HASH):
     return sign_event(identity, GAME, seq, prev, "move", {"n": n}).wire
 
 
+async def full_mesh(stack):
+    """(mesh, recorder) of every id in IDS, joined through the first, each connected to all."""
+    started = [await start(stack, i) for i in IDS]
+    meshes = [m for m, _ in started]
+    for m in meshes[1:]:
+        await m.connect(*meshes[0].address)
+    await wait_until(lambda: full(meshes))
+    return started
+
+
 def full(meshes):
     return all(len(m.peer_keys()) == len(meshes) - 1 for m in meshes)
 
@@ -112,11 +122,8 @@ async def test_joiners_learn_the_others_and_connect_pairwise(n):
 async def test_broadcast_reaches_everyone_exactly_once():
     with trio.fail_after(LIMIT):
         async with AsyncExitStack() as stack:
-            started = [await start(stack, i) for i in IDS]
+            started = await full_mesh(stack)
             meshes = [m for m, _ in started]
-            for m in meshes[1:]:
-                await m.connect(*meshes[0].address)
-            await wait_until(lambda: full(meshes))
             wires = [event(i, n=k) for k, i in enumerate(IDS)]
             for m, w in zip(meshes, wires):
                 assert await m.broadcast(w) == 3
@@ -144,11 +151,8 @@ async def test_broadcast_writes_to_the_next_writer_first(monkeypatch):
 
     with trio.fail_after(LIMIT):
         async with AsyncExitStack() as stack:
-            started = [await start(stack, i) for i in IDS]
+            started = await full_mesh(stack)
             meshes = [m for m, _ in started]
-            for m in meshes[1:]:
-                await m.connect(*meshes[0].address)
-            await wait_until(lambda: full(meshes))
             sender, rec_of = meshes[0], {m.public_key: rec for m, rec in started}
             streams = {conn.fs: key for key, conn in sender._current.items()}
             monkeypatch.setattr(FramedStream, "seal_frame", seal_frame)

@@ -310,11 +310,7 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
                     return   # the agent's answer wakes the loop; the mesh is served meanwhile
             self.timing.signed[s.chain.height] = time.monotonic()
             s.act(text)
-            # sent first: the hooks (ballots, the REPL's notes) are not what the others wait on
-            try:
-                await self.mesh.broadcast(s.chain.events[-1], first=s.next_author())
-            finally:
-                self._applied(s.chain.events[-1])
+            await self._send_own(s)
 
     async def submit(self, action: str) -> None:
         """A human's action for this peer's seat: written now if it is due (raises the
@@ -330,11 +326,16 @@ class Node(Presence, LobbyDoor, AbortDuty, CatchUp, Thinking, Takebacks, Chat, S
             raise NotYourTurn("back in the game: first catching up with the others", seq=self.height, author=self.me)
         self.timing.signed[s.chain.height] = time.monotonic()
         s.act(action)
+        await self._send_own(s)
+        await self._act_while_due()
+
+    async def _send_own(self, s) -> None:
+        """Send the event `s` just wrote, to its next author first (SPEC §28.13), then run
+        the hooks of an applied event (ballots, the REPL's notes), which nobody waits on."""
         try:
             await self.mesh.broadcast(s.chain.events[-1], first=s.next_author())
         finally:
             self._applied(s.chain.events[-1])
-        await self._act_while_due()
 
     def _applied(self, ev: SignedEvent) -> None:
         if any(k != self.me and v.body.get("silent") == ev.author for k, v in self.ballot.votes.get(ev.seq, {}).items()):
