@@ -1,24 +1,44 @@
 """Grouped fsyncs lose nothing signed by the peer (SPEC §23.4): a peer fsyncs its own
-event before it is sent, but for its shares events, and the events of others only with
-its next synced own event or at close. A power cut keeps of a file exactly what was
-fsynced; this test models one after every event of a game, at every peer, and checks that
-the image is a prefix of its chain and reopens cleanly, and that it still holds every
-event the peer signed, or, for the shares events it may have lost, that the peer rebuilt
-from the image signs each of them again byte for byte (no second event at a height)."""
+event before it is sent, but for its shares events and the actions of a remade-alike
+agent (a bot seat), and the events of others only with its next synced own event or at
+close. A power cut keeps of a file exactly what was fsynced; this test models one after
+every event of a game, at every peer, and checks that the image is a prefix of its chain
+and reopens cleanly, and that it still holds every event the peer signed, or, for the
+events it may have lost, that the peer rebuilt from the image signs each of them again
+byte for byte (no second event at a height)."""
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+
+import pytest
 
 import protocol.log.logfile as logfile
 from protocol.log import LogWriter, scan_log, secrets_path
 from protocol.node import restore_peer
+from protocol.session import EventKind
 from protocol.session.peer import REMADE_ALIKE
 from tests.session_helpers import make_peers, step
 from tests.toy_game import ToyRules, play_own_card
 
 
-def test_a_power_cut_after_any_event_keeps_every_event_the_peer_signed(tmp_path, monkeypatch):
+class SeededToyBot:
+    """A remade-alike toy agent: plays its card or passes, by a hash of its seed and the
+    height alone (as cli.games.kit.BotAgent decides by a bot seeded for the height)."""
+    thinks = False
+
+    def __init__(self, seed: str) -> None:
+        self.record = {"bot": "toy", "seed": seed}
+
+    def __call__(self, state, view, *, seq: int) -> str:
+        if hashlib.sha256(f"{self.record['seed']}@{seq}".encode()).digest()[0] & 1:
+            return play_own_card(state, view)
+        return "pass"
+
+
+@pytest.mark.parametrize("seats", ["plain agents", "remade-alike bots"])
+def test_a_power_cut_after_any_event_keeps_every_event_the_peer_signed(tmp_path, monkeypatch, seats):
     durable: dict[str, int] = {}   # path -> bytes on the disk (as of its last fsync)
     appends = fsyncs = 0
 
@@ -38,9 +58,13 @@ def test_a_power_cut_after_any_event_keeps_every_event_the_peer_signed(tmp_path,
 
     monkeypatch.setattr(logfile, "_fsync", recording_fsync)
     monkeypatch.setattr(logfile.LogWriter, "append", counting_append)
-    peers = make_peers(ToyRules(), 3, agent_for=lambda k: play_own_card, log_dir=str(tmp_path))
+    bots = seats == "remade-alike bots"
+    def agent_for(k: int):
+        return SeededToyBot(f"toy/{k}") if bots else play_own_card
+    unsynced = REMADE_ALIKE | {EventKind.ACTION} if bots else REMADE_ALIKE
+    peers = make_peers(ToyRules(), 3, agent_for=agent_for, log_dir=str(tmp_path))
     paths = [str(p.log.path.resolve()) for p in peers]
-    remade = 0
+    remade: dict[str, int] = {}
     for cut in range(10_000):
         if all(p.pending_obligation() is None for p in peers):
             break
@@ -53,22 +77,24 @@ def test_a_power_cut_after_any_event_keeps_every_event_the_peer_signed(tmp_path,
             chain = [ev.wire for ev in peer.chain.events]
             assert kept == chain[:len(kept)]                # a prefix: nothing reordered
             lost = [i for i, ev in enumerate(peer.chain.events) if ev.author == peer.me and i >= len(kept)]
-            assert all(peer.chain.events[i].kind in REMADE_ALIKE for i in lost), (cut, k)
+            assert all(peer.chain.events[i].kind in unsynced for i in lost), (cut, k)
             LogWriter(image).close()                         # and the image reopens
             if lost:   # rebuilt from the image and the others' events, it signs the same again
                 shutil.copyfile(secrets_path(paths[k]), secrets_path(image))
                 os.chmod(secrets_path(image), 0o600)
                 os.truncate(secrets_path(image), durable[str(secrets_path(paths[k]))])
-                back = restore_peer(peer.identity, ToyRules(), image, agent=play_own_card)
+                back = restore_peer(peer.identity, ToyRules(), image, agent=agent_for(k))
                 for i in range(len(kept), lost[-1] + 1):
                     if i in lost:
                         assert back.act() == chain[i], (cut, k, i)
-                        remade += 1
+                        kind = str(peer.chain.events[i].kind)
+                        remade[kind] = remade.get(kind, 0) + 1
                     else:
                         back.receive(chain[i])
                 back.log.close()
     assert cut > 20 and fsyncs < appends                   # a real game, and fewer fsyncs
-    assert remade > 0                                      # a shares event was lost, and signed again
+    assert remade.get("shares", 0) > 0                     # a shares event was lost, and signed again
+    assert (remade.get("action", 0) > 0) == bots            # and a bot's action, but never a plain agent's
     for peer in peers:
         peer.log.close()                                   # close() fsyncs the rest
     for k, peer in enumerate(peers):

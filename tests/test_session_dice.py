@@ -60,7 +60,7 @@ def test_a_wrong_link_or_chain_is_refused_naming_its_author(tmp_path):
 def test_a_resumed_peer_opens_from_its_secrets_and_every_log_verifies(tmp_path):
     peers = make(2, tmp_path)
     run_until(peers, lambda: peers[0].dice is not None and peers[0].dice.ledger.roll_index >= 1)
-    back = restore_peer(peers[1].identity, TradingRaceRules(), peers[1].log.path, agent=KIT.agent("greedy", "d/1"))
+    back = restore_peer(peers[1].identity, TradingRaceRules(), peers[1].log.path, agent=KIT.agent("greedy", "s/1"))
     assert back.chain.head == peers[1].chain.head and back.dice.ledger.roll_index == 1
     height = back.chain.height
     peers[1].log.close()

@@ -9,7 +9,7 @@ what the conformance suite drives; the rest is the command line's and the screen
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from cli.errors import UserError
 
@@ -95,14 +95,25 @@ class GameKit(Protocol):
 
 class BotAgent:
     """A session Agent, (state, view) -> action text, from a kit bot. `thinks`: the bot may
-    take long, so a networked peer runs it in a worker thread (SPEC §12.3)."""
+    take long, so a networked peer runs it in a worker thread (SPEC §12.3).
 
-    def __init__(self, bot: Bot, thinks: bool = False) -> None:
+    A bot that answers at once is remade alike (SPEC §23.4): given `remake` (the kit's bot
+    for a seed), its `record` names it, and asked with the height (`seq`) it decides with a
+    bot seeded for that height alone, so its answer is a function of the state, its view,
+    the seed and the height, and a peer rebuilt from its log makes the same choice."""
+
+    def __init__(self, bot: Bot, thinks: bool = False, *, kind: str | None = None,
+                 remake: Callable[[str], Bot] | None = None, seed: str | None = None) -> None:
         self.bot = bot
         self.thinks = thinks
+        self._remake = remake
+        self.record = {"bot": kind, "seed": seed} if remake is not None and not thinks else None
 
-    def __call__(self, state: Any, view: Any) -> str:
-        return self.bot.choose(state, view).text()
+    def __call__(self, state: Any, view: Any, *, seq: int | None = None) -> str:
+        bot = self.bot
+        if seq is not None and self._remake is not None and self.record is not None:
+            bot = self._remake(f"{self.record['seed']}@{seq}")
+        return bot.choose(state, view).text()
 
 
 class KitBase:
@@ -114,8 +125,11 @@ class KitBase:
     thinking_bots: tuple[str, ...] = ()   # bot kinds that think for a while (search)
 
     def agent(self, kind: str, seed: str, *, think: float | None = None, iterations: int | None = None):
-        return BotAgent(self.bot(kind, seed, think=think, iterations=iterations),  # type: ignore[attr-defined]
-                        thinks=kind in self.thinking_bots)
+        bot = self.bot(kind, seed, think=think, iterations=iterations)  # type: ignore[attr-defined]
+        if kind in self.thinking_bots:
+            return BotAgent(bot, thinks=True)
+        return BotAgent(bot, kind=kind, seed=seed,
+                        remake=lambda at: self.bot(kind, at))  # type: ignore[attr-defined]
 
     def check_players(self, players: int, command: str = "asv") -> None:
         if not self.min_players <= players <= self.max_players:

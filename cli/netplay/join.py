@@ -15,7 +15,7 @@ from cli.netplay.net_args import listen_host
 from cli.netplay.peer_book import PeerBook, kept_entries, load_peers, own_listen, own_port
 from cli.netplay.peer_names import namer, remembering
 from cli.netplay.regather import DEFAULT_RESUME_WAIT, dial_all, gather, met, resume_port, spare_addresses, spare_ports
-from cli.netplay.resume_checks import check_resume_log, check_resume_seat
+from cli.netplay.resume_checks import check_resume_log, check_resume_seat, resumed_bot
 from protocol.crypto import fingerprint
 from protocol.log import scan_log
 from protocol.net import NotConnected, TransportError, plain_reason
@@ -56,9 +56,9 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         game = scan_log(args.resume).game
         if invite is not None and invite.game is not None and invite.game != game:
             raise UserError(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
+        bot, tag = resumed_bot(args, f"{args.seed or game.hex()}/{identity.name}", printer)
         peer = restore_peer(identity, rules, args.resume,
-                            agent=seat_agent(args.bot, f"{args.seed or game.hex()}/{identity.name}",
-                                         getattr(args, "think", None), kit_for_rules(rules.name)))
+                            agent=seat_agent(bot, tag, getattr(args, "think", None), kit_for_rules(rules.name)))
         if peer.finished or peer.phase == "aborted":
             raise GameOver(peer, args.resume)
         printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")

@@ -8,8 +8,9 @@ from pathlib import Path
 from cli.errors import UserError
 from protocol.crypto import fingerprint
 from protocol.log import parse_event, read_log
+from protocol.node import recorded_agent
 
-__all__ = ["check_resume_log", "check_resume_seat"]
+__all__ = ["check_resume_log", "check_resume_seat", "resumed_bot"]
 
 EXAMPLE = "asv join --resume asv-logs/<game>-<your fingerprint>.asvlog"
 
@@ -38,3 +39,22 @@ def check_resume_seat(log: str, key: bytes, which: str) -> None:
         raise UserError(f"asv join: your key {fingerprint(key)} ({which}) is not a seat of the game in {log} "
                          f"(its seats: {seats}); resume with the key you played it with: --key FILE, "
                          "or resume your own log")
+
+
+def resumed_bot(args, tag: str, printer) -> tuple[str | None, str]:
+    """The bot kind and seed tag that play a resumed seat: a seat a bot played goes on with
+    that bot and seed (its last actions may be on no disk, and only it makes them again
+    alike, SPEC §23.4); another --bot for it is a UserError. Any other seat: --bot as given."""
+    try:
+        record = recorded_agent(args.resume)
+    except Exception:   # noqa: BLE001 - an unreadable secrets file is reported by restore_peer itself
+        record = None
+    if record is None or not isinstance(record.get("bot"), str) or not isinstance(record.get("seed"), str):
+        return args.bot, tag
+    if args.bot is not None and args.bot != record["bot"]:
+        raise UserError(f"asv join: this seat was played by the {record['bot']} bot, and goes on with it: its "
+                         "last actions may be on no disk yet, and only that bot makes them again alike; "
+                         f"drop --bot {args.bot} (or give --bot {record['bot']})")
+    if args.bot is None:
+        printer.say(f"the seat is played by the {record['bot']} bot, as before")
+    return record["bot"], record["seed"]

@@ -5,11 +5,11 @@ from protocol.log.events import (
     parse_event, parse_events, sign_event,
 )
 from protocol.log.logfile import (
-    LogScan, LogWriter, SecretsFile, load_chain, read_log, scan_log, secrets_path,
+    LogScan, LogWriter, SecretsFile, load_chain, read_log, read_secrets, scan_log, secrets_path,
 )
 
 __all__ = [
     "SignedEvent", "sign_event", "parse_event", "parse_events", "event_hash", "Chain", "EquivocationProof",
     "EVENT_DOMAIN", "ZERO_HASH", "MAX_EVENT_SIZE",
-    "LogScan", "LogWriter", "SecretsFile", "scan_log", "read_log", "load_chain", "secrets_path",
+    "LogScan", "LogWriter", "SecretsFile", "scan_log", "read_log", "load_chain", "secrets_path", "read_secrets",
 ]

@@ -338,6 +338,19 @@ def secrets_path(log_path: str | os.PathLike) -> Path:
     return Path(str(log_path) + ".secrets")
 
 
+def read_secrets(log_path: str | os.PathLike) -> dict:
+    """The entries of the secrets file beside LOG folded into one map, as `merged()` does,
+    read without changing the file: a torn last entry is left out, not cut off."""
+    path = secrets_path(log_path)
+    scan = _scan(path.read_bytes(), SECRETS_MAGIC, str(path))
+    if scan.problem is not None and not isinstance(scan.problem, TornRecord):
+        raise scan.problem
+    result: dict = {}
+    for raw in scan.records:
+        result.update(codec.decode(raw, max_size=MAX_RECORD_SIZE))
+    return result
+
+
 def _check_private(path: Path) -> None:
     mode = stat.S_IMODE(os.stat(path).st_mode)
     if os.name == "posix" and mode & 0o077:

@@ -31,10 +31,10 @@ from protocol.node._lobby import LOBBY_REFUSALS, MAX_UNSEATED, LobbyRefused
 from protocol.node._node import MAX_BARRED, Node
 from protocol.node._notes import Note, NoteKind
 from protocol.node._options import DEFAULT_TIMEOUT, NodeOptions, NotInRoster, ResumeError, Timing
-from protocol.node._resume import restore_peer
+from protocol.node._resume import recorded_agent, restore_peer
 from protocol.node._settle import MAX_LOOKED_AT, MAX_REFUSALS, end_rank
 
 __all__ = ["Node", "Note", "NoteKind", "NodeOptions", "NotInRoster", "LobbyRefused", "LOBBY_REFUSALS",
-           "MAX_UNSEATED", "ResumeError", "restore_peer", "DEFAULT_TIMEOUT", "Timing",
+           "MAX_UNSEATED", "ResumeError", "restore_peer", "recorded_agent", "DEFAULT_TIMEOUT", "Timing",
            "MAX_AHEAD", "MAX_PER_HEIGHT", "MAX_BUFFERED_BYTES", "MAX_AUTHOR_HEIGHTS",
            "MAX_AUTHOR_BYTES", "held_cost", "EarlyEvents", "end_rank", "MAX_BARRED", "MAX_LOOKED_AT", "MAX_REFUSALS"]

@@ -9,7 +9,7 @@ from protocol.session.errors import (
     ClaimMismatch, DeckCorrupted, IllegalMove, OpeningMismatch, SessionError, SessionHalted, StateHashMismatch,
     UnexpectedKind,
 )
-from protocol.session.game_rules import CHANCE, Agent, DeckRequest, DiceRequest, GameRuleError, GameRules
+from protocol.session.game_rules import CHANCE, Agent, DeckRequest, DiceRequest, GameRuleError, GameRules, agent_record
 from protocol.session.lobby import NotTheCreator, creator_key_matches, first_hello_problem
 from protocol.session.local_game import StalledGame, run_local
 from protocol.session.peer import NotYourTurn, SessionPeer
@@ -20,7 +20,7 @@ from protocol.session.verify import (
 
 __all__ = [
     "Session", "SessionPeer", "NotYourTurn", "Phase", "EventKind", "DeckOp", "ENDED", "HASHED_PHASES", "MAX_PLAYERS", "card_table",
-    "GameRules", "GameRuleError", "DeckRequest", "DiceRequest", "Agent", "CHANCE",
+    "GameRules", "GameRuleError", "DeckRequest", "DiceRequest", "Agent", "agent_record", "CHANCE",
     "run_local", "StalledGame", "verify_log", "VerifyReport", "LogChecker", "EXIT_VALID", "EXIT_INVALID",
     "EXIT_UNFINISHED", "ABORT_KIND", "make_abort", "abort_writers", "creator_key_matches",
     "first_hello_problem", "NotTheCreator",

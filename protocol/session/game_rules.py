@@ -13,7 +13,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from protocol.session.phases import DeckOp
 
-__all__ = ["CHANCE", "DeckRequest", "GameRules", "GameRuleError", "Agent"]
+__all__ = ["CHANCE", "DeckRequest", "GameRules", "GameRuleError", "Agent", "agent_record"]
 
 CHANCE = -1   # to_move() value while a deck operation (a chance node) is due
 
@@ -71,8 +71,20 @@ class DiceRequest:
 
 # An agent picks the next action text for its seat from the public state and its own view.
 # A network peer (protocol.node) calls it in a worker thread, as it may think for seconds,
-# unless the agent says it answers at once with an attribute `thinks = False`.
-Agent = Callable[[Any, Any], str]
+# unless the agent says it answers at once with an attribute `thinks = False`. An agent that
+# answers at once may also say it is *remade alike* (SPEC §23.4) with an attribute `record`,
+# a codec map naming it (a bot's kind and seed): it is then called as
+# agent(state, view, seq=seq) and promises an answer that is a function of those and of its
+# record alone, so a peer rebuilt from its log, with the same agent, writes the same action.
+Agent = Callable[..., str]
+
+
+def agent_record(agent: Any) -> dict | None:
+    """The record of a remade-alike agent (see Agent), or None for any other."""
+    record = getattr(agent, "record", None)
+    if record is None or getattr(agent, "thinks", True):
+        return None
+    return record
 
 
 class GameRules(Protocol):

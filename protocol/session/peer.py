@@ -13,7 +13,7 @@ from protocol.crypto.dice import DiceSeat
 from protocol.crypto import group as g
 from protocol.poker import deck as mp
 from protocol.log import LogWriter, SecretsFile, sign_event
-from protocol.session.game_rules import Agent, GameRuleError, GameRules
+from protocol.session.game_rules import Agent, GameRuleError, GameRules, agent_record
 from protocol.crypto import Identity, fingerprint
 from protocol.session.core import HASHED_PHASES, SEAT_TAG, Session
 from protocol.session.errors import DeckCorrupted, SessionError
@@ -25,7 +25,8 @@ __all__ = ["SessionPeer", "NotYourTurn", "REMADE_ALIKE"]
 # Kinds of own event that a peer rebuilt from its log would sign again byte for byte, so
 # they need not reach the disk before they are sent (SPEC §23.4): a shares event is a
 # function of the chain before it and the key share (its proofs' nonces are derived,
-# §25.2), and Ed25519 signatures are deterministic.
+# §25.2), and Ed25519 signatures are deterministic. An action is too when a remade-alike
+# agent chose it (a bot seat: agent_record), its record kept in the secrets file.
 REMADE_ALIKE = frozenset({EventKind.SHARES.value})
 
 
@@ -53,7 +54,10 @@ class SessionPeer(Session):
         self._kept: dict = {}          # secrets adopted on resume: the dice seeds among them
         self._dice_seat: DiceSeat | None = None
         self._dice_seat_chains: DiceSeat | None = None   # a rewound copy's chains (made, not yet seated)
-        self._keep({"seat_value": self._seat_value, "key": self._key.secret})
+        self._remade_own = False       # the event being written is one this peer remakes alike
+        record = agent_record(agent)   # kept (synced) before any action it chooses goes unsynced
+        self._keep({"seat_value": self._seat_value, "key": self._key.secret,
+                    **({"agent": record} if record is not None else {})})
 
     def adopt_secrets(self, kept: dict) -> None:
         """Resume (SPEC §29.7): take back the secrets this peer drew before a restart (seat
@@ -97,9 +101,10 @@ class SessionPeer(Session):
     def _logged(self, ev) -> None:
         if self.log is not None:
             # SPEC §23.4: own events reach the disk before they are sent, but for those this
-            # peer would sign again byte for byte (its shares); others' events are fsynced
+            # peer would sign again byte for byte (its shares, a bot's actions); others' events are fsynced
             # with the next own one that is synced (or at close), in groups
-            self.log.append(ev.wire, sync=ev.author == self.me and ev.kind not in REMADE_ALIKE)
+            own = ev.author == self.me
+            self.log.append(ev.wire, sync=own and not self._remade_own and ev.kind not in REMADE_ALIKE)
 
     def _seated(self) -> None:
         self.seat = self.seat_of[self.me]
@@ -140,7 +145,11 @@ class SessionPeer(Session):
         if phase in HASHED_PHASES:
             body["h"] = self.state_hash()
         ev = sign_event(self.identity, self.game, seq, self.chain.head, kind, body)
-        self._accept(ev, note)
+        self._remade_own = kind == EventKind.ACTION and action is None and agent_record(self.agent) is not None
+        try:
+            self._accept(ev, note)
+        finally:
+            self._remade_own = False
         if corrupted is not None:
             self.halted = corrupted  # every receiver halts on the same event
         return ev.wire
@@ -176,7 +185,7 @@ class SessionPeer(Session):
         if kind == EventKind.DICE_OPEN:
             return self._dice_seat.open_body(self.dice.ledger)
         if kind == EventKind.ACTION:
-            text = action if action is not None else self._choose()
+            text = action if action is not None else self._choose(seq)
             try:   # read once: _apply's check of this event reuses the action
                 claims = self.rules.revealed_cards(self.state, self.seat, self._read(text))
             except GameRuleError:
@@ -186,8 +195,10 @@ class SessionPeer(Session):
             return {"a": text, "p": proofs}
         raise ValueError(f"unknown event kind {kind!r}")  # pragma: no cover
 
-    def _choose(self) -> str:
+    def _choose(self, seq: int) -> str:
         if self.agent is None:
             raise NotYourTurn("an action is due and this peer has no agent; pass the action text",
                               seq=self.chain.height, author=self.me)
+        if agent_record(self.agent) is not None:   # its answer is a function of the height too
+            return self.agent(self.state, self.view, seq=seq)
         return self.agent(self.state, self.view)
