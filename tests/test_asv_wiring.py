@@ -177,7 +177,10 @@ def test_city_of_banks_over_the_session_takes_blind_after_a_proven_reshuffle():
     run_until(peers, lambda: "bank" in banker.state.turn_actions)
     request = banker.state.pending[0]
     assert (request.kind, request.deck) == ("shuffle", "hand")
-    before = {h: holder.view.known[h] for h in request.source}      # the hand as it was
+
+    def label(peer, h):   # what the seat knows of a card: its view, or a public face (SPEC §10.2)
+        return peer.view.known[h] if h in peer.view.known else peer.state.names[h]
+    before = {h: label(holder, h) for h in request.source}          # the hand as it was
     third_before = dict(third.view.known)   # what it knew already (a card once face up, say)
     checked = [p.book.shuffles_checked for p in peers]
     run_until(peers, lambda: "give" in banker.state.turn_actions and not banker.state.pending)
@@ -191,7 +194,7 @@ def test_city_of_banks_over_the_session_takes_blind_after_a_proven_reshuffle():
     assert not set(before) & set(kept + [taken])                    # all handles are fresh
     assert sorted([holder.view.known[h] for h in kept] + [banker.view.known[taken]]) == \
         sorted(before.values())                                     # the same cards, one moved
-    assert taken not in holder.view.known and taken not in third.view.known
-    assert not set(kept) & (set(banker.view.known) | set(third.view.known))
-    assert holder.view.known[given] == banker.view.known[given]
+    assert taken not in holder.view.known and taken not in third.view.known and taken not in state.names
+    assert not set(kept) & (set(banker.view.known) | set(third.view.known) | set(state.names))
+    assert label(holder, given) == label(banker, given)
     assert given not in third.view.known or given in third_before, "the third seat learned the card given"
