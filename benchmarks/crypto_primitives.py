@@ -6,7 +6,11 @@ Each step is timed as the total work of all peers, done in one process (every pe
 checks what it receives). The floor of a step is the number of variable-base scalar
 multiplications, base multiplications and point checks it needs (the counts written in
 the code comments, SPEC §25.8) times the measured cost of one of each; the ratio shows
-how much the Python glue, hashing and point additions add on top.
+how much the Python glue, hashing and point additions add on top. A shuffle re-encrypts
+with fixed-base tables (G's and the joint key's, SPEC §25.10): its floor counts those rows
+("fix": one table multiplication and one addition, timed a deck at a time). The point
+cache (SPEC §25.12) is off, so each receiving peer validates every point it decodes, as a
+peer in its own process does.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
 from protocol.crypto import group as g  # noqa: E402
+from protocol.crypto import msm, point_cache  # noqa: E402
 from protocol.poker import deck as mp  # noqa: E402
 
 DECK = 108
@@ -64,7 +69,10 @@ def measure_primitives() -> dict[str, float]:
     pk = sk.public_key()
     msg = os.urandom(200)
     sig = sk.sign(msg)
+    ks = [[g.scalar_to_int(g.random_scalar())] for _ in range(DECK)]
+    adds = [g.base_mul(g.random_scalar()) for _ in range(DECK)]
     return {
+        "fixed": per_call_us(lambda: msm.fixed_rows((p,), ks, adds)) / DECK,
         "var": per_call_us(lambda: g.mul(x, p)),
         "base": per_call_us(lambda: g.base_mul(x)),
         "add": per_call_us(lambda: g.add(p, q)),
@@ -73,25 +81,26 @@ def measure_primitives() -> dict[str, float]:
     }
 
 
-def counts(step: str, n: int) -> tuple[int, int, int, int]:
-    """(variable-base mults, base mults, point checks, point additions) for all peers."""
+def counts(step: str, n: int) -> tuple[int, int, int, int, int]:
+    """(variable-base mults, base mults, point checks, point additions, fixed-base table
+    rows) for all peers."""
     others = n * (n - 1)
     if step == "key setup":
         # each: x·G (1b) + Schnorr proof (1b); each checks n-1 proofs (1b + 1v + 1 check
         # + 1 sub) and sums the joint key (n-1 adds)
-        return others, 2 * n + others, others, 2 * others
+        return others, 2 * n + others, others, 2 * others, 0
     if step == "shuffle 108":
-        # each of n shuffles: per card 1b + 1v + 2 adds; each output decoded by the n-1
-        # other peers (2 checks per card)
-        return DECK * n, DECK * n, 2 * DECK * others, 2 * DECK * n
+        # each of n shuffles: per card 2 table rows (r·G + C1, r·Y + C2, SPEC §25.10); each
+        # output decoded by the n-1 other peers (2 checks per card)
+        return 0, 0, 2 * DECK * others, 0, 2 * DECK * n
     if step == "private deal":
         # n-1 shares (2v + 1b) checked by the holder (3v + 1b + 1 check + 2 subs);
         # own share 1v; combine n subs
-        return 5 * (n - 1) + 1, 2 * (n - 1), n - 1, 2 * (n - 1) + n
+        return 5 * (n - 1) + 1, 2 * (n - 1), n - 1, 2 * (n - 1) + n, 0
     if step == "public reveal":
         # n shares (2v + 1b); every peer checks the n-1 others' (3v + 1b + 1 check +
         # 2 subs) and combines n subs
-        return 2 * n + 3 * others, n + others, others, 2 * others + n * n
+        return 2 * n + 3 * others, n + others, others, 2 * others + n * n, 0
     raise ValueError(step)
 
 
@@ -159,25 +168,28 @@ def run_steps(n: int) -> dict[str, float]:
 
 
 def main() -> None:
+    point_cache.remember = False   # every receiver validates what it decodes (see the docstring)
+    point_cache.clear()
     prim = measure_primitives()
     print("primitive                         µs/op")
     print(f"  variable-base scalar mult     {prim['var']:9.1f}")
     print(f"  base-point scalar mult        {prim['base']:9.1f}")
     print(f"  point addition                {prim['add']:9.1f}")
     print(f"  point validation              {prim['check']:9.1f}")
+    print(f"  fixed-base table row          {prim['fixed']:9.1f}   (one multiplication and one addition)")
     print(f"  Ed25519 signature verify      {prim['sig']:9.1f}   (cryptography)")
     print()
-    print("floor = var·t_var + base·t_base + chk·t_check (scalar work only);")
-    print("floor+add also counts point additions/subtractions (each decodes two points).")
-    head = f"{'step':<14}{'n':>2} {'measured µs':>12} {'var':>5} {'base':>5} {'chk':>5} {'add':>5}"
+    print("floor = var·t_var + base·t_base + chk·t_check + fix·t_fixed (scalar work; a table row")
+    print("holds its addition); floor+add also counts point additions/subtractions (each decodes two points).")
+    head = f"{'step':<14}{'n':>2} {'measured µs':>12} {'var':>5} {'base':>5} {'chk':>5} {'add':>5} {'fix':>5}"
     print(head + f" {'floor µs':>9} {'ratio':>6} {'floor+add':>10} {'ratio':>6}")
     for n in (2, 3, 4):
         for step, us in run_steps(n).items():
-            v, b, c, a = counts(step, n)
-            floor = v * prim["var"] + b * prim["base"] + c * prim["check"]
+            v, b, c, a, f = counts(step, n)
+            floor = v * prim["var"] + b * prim["base"] + c * prim["check"] + f * prim["fixed"]
             full = floor + a * prim["add"]
             print(
-                f"{step:<14}{n:>2} {us:12.0f} {v:5d} {b:5d} {c:5d} {a:5d}"
+                f"{step:<14}{n:>2} {us:12.0f} {v:5d} {b:5d} {c:5d} {a:5d} {f:5d}"
                 f" {floor:9.0f} {us / floor:6.2f} {full:10.0f} {us / full:6.2f}"
             )
 

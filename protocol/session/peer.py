@@ -25,9 +25,10 @@ __all__ = ["SessionPeer", "NotYourTurn", "REMADE_ALIKE"]
 # Kinds of own event that a peer rebuilt from its log would sign again byte for byte, so
 # they need not reach the disk before they are sent (SPEC §23.4): a shares event is a
 # function of the chain before it and the key share (its proofs' nonces are derived,
-# §25.2), and Ed25519 signatures are deterministic. An action is too when a remade-alike
-# agent chose it (a bot seat: agent_record), its record kept in the secrets file.
-REMADE_ALIKE = frozenset({EventKind.SHARES.value})
+# §25.2), a dice chain or opening of the chain and the seed kept in the secrets file before
+# the chain is sent (§33.8), and Ed25519 signatures are deterministic. An action is too when
+# a remade-alike agent chose it (a bot seat: agent_record), its record kept in the secrets file.
+REMADE_ALIKE = frozenset({EventKind.SHARES.value, EventKind.DICE_CHAIN.value, EventKind.DICE_OPEN.value})
 
 
 class NotYourTurn(SessionError):
