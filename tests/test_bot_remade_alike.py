@@ -13,7 +13,7 @@ import protocol.log.logfile as logfile
 from cli.errors import UserError
 from cli.games import kit_for
 from cli.games.asv.adapter import AsvRules
-from cli.netplay.resume_checks import resumed_bot
+from cli.netplay.resume_checks import resumed_bot, take_recorded_bot
 from protocol.log import read_secrets, scan_log, secrets_path
 from protocol.node import ResumeError, recorded_agent, restore_peer
 from protocol.session import EventKind
@@ -125,12 +125,12 @@ def test_a_resume_with_another_agent_is_refused_and_the_cli_takes_the_recorded_b
 
     class Args:
         resume, bot = path, None
-    said: list[str] = []
-    class Printer:
-        def say(self, line: str) -> None:
-            said.append(line)
-    assert resumed_bot(Args, "a fresh tag", Printer()) == ("greedy", "remade/1")
-    assert said == ["the seat is played by the greedy bot, as before"]
+    take_recorded_bot(Args)   # before the command picks a REPL or a bot seat
+    assert (Args.bot, Args.bot_line) == ("greedy", "the seat is played by the greedy bot, as before")
+    assert resumed_bot(Args, "a fresh tag") == ("greedy", "remade/1")
     Args.bot = "random"
     with pytest.raises(UserError, match="played by the greedy bot"):
-        resumed_bot(Args, "a fresh tag", Printer())
+        resumed_bot(Args, "a fresh tag")
+    Args.bot = "random"
+    take_recorded_bot(Args)   # a --bot given is left as it is (and refused above)
+    assert (Args.bot, Args.bot_line) == ("random", None)

@@ -148,11 +148,13 @@ def test_a_joiner_killed_with_sigkill_resumes_through_a_peer_other_than_the_host
         dead = s.getsockname()[1]
         s.close()
         book.write_text(json.dumps([{"fingerprint": "", "host": "127.0.0.1", "port": dead}, *others]))
-        back = subprocess.run(asv("join", "--listen", "127.0.0.1", "--resume", str(log), "--bot", "greedy",
+        # no --bot: the seat goes on with the bot its secrets file names (SPEC §23.4)
+        back = subprocess.run(asv("join", "--listen", "127.0.0.1", "--resume", str(log),
                                   "--quiet", "--log-dir", str(mine)),
                               cwd=ROOT, capture_output=True, text=True, timeout=240)   # the rest of a 3-seat game, on a loaded machine
         assert back.returncode == 0, back.stdout + back.stderr
         assert "events replayed" in back.stdout
+        assert "the seat is played by the greedy bot, as before" in back.stdout
         assert f"no answer at 127.0.0.1:{dead}" in back.stdout and "trying the next peer" in back.stdout
         assert host.wait(timeout=30) == 0
     finally:

@@ -20,6 +20,7 @@ from cli.netplay.regather import DEFAULT_RESUME_WAIT
 from cli.netplay.join import join_game
 from cli.netplay.outcome import run_peer, GameOver
 from cli.netplay.printer import scoreboard, Printer
+from cli.netplay.resume_checks import take_recorded_bot
 
 BROWSE_SECONDS = 3.0
 
@@ -44,6 +45,7 @@ def run(args) -> int:
         if chosen is None:
             return 1
         args.address = chosen
+    take_recorded_bot(args)   # a seat a bot played goes on with it (SPEC §23.4)
     try:
         if args.bot is None:
             from cli.netplay.seat import play_networked  # the REPL seat

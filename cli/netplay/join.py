@@ -56,12 +56,14 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
         game = scan_log(args.resume).game
         if invite is not None and invite.game is not None and invite.game != game:
             raise UserError(f"asv join: {args.resume} is for game {game.hex()}, the invite for {invite.game.hex()}")
-        bot, tag = resumed_bot(args, f"{args.seed or game.hex()}/{identity.name}", printer)
-        peer = restore_peer(identity, rules, args.resume,
-                            agent=seat_agent(bot, tag, getattr(args, "think", None), kit_for_rules(rules.name)))
+        bot, seed_tag = resumed_bot(args, f"{args.seed or game.hex()}/{identity.name}")
+        resumed_agent = seat_agent(bot, seed_tag, getattr(args, "think", None), kit_for_rules(rules.name))
+        peer = restore_peer(identity, rules, args.resume, agent=resumed_agent)
         if peer.finished or peer.phase == "aborted":
             raise GameOver(peer, args.resume)
         printer.say(f"resumed from {args.resume}: {peer.chain.height} events replayed")
+        if getattr(args, "bot_line", None):
+            printer.say(args.bot_line)
         if getattr(args, "listen", None) is None:   # a game kept on 127.0.0.1 stays there (SPEC §29.15)
             args.listen = own_listen(args.resume)
         addresses = ([(invite.host, invite.port)] if invite is not None else []) + \
@@ -88,7 +90,8 @@ async def join_game(args, *, printer: Printer, ready: Callable[[Node], None] | N
     if args.resume:   # listen where this peer did before: the others kept that address (SPEC §29.15)
         options.port = resume_port(args.resume, options.host, options.port, game, identity.fingerprint)
     node = Node(identity, rules, game, args.log_dir,
-                agent=seat_agent(args.bot, tag, getattr(args, "think", None), kit_for_rules(rules.name)),
+                agent=peer.agent if peer is not None else
+                seat_agent(args.bot, tag, getattr(args, "think", None), kit_for_rules(rules.name)),
                 options=options, peer=peer, on_applied=keeping_book(book, remembering(printer.applied)),
                 creator=None if invite is None else invite.creator,
                 choose_game=game_chooser(args, tag, rules_for))

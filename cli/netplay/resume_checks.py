@@ -10,7 +10,7 @@ from protocol.crypto import fingerprint
 from protocol.log import parse_event, read_log
 from protocol.node import recorded_agent
 
-__all__ = ["check_resume_log", "check_resume_seat", "resumed_bot"]
+__all__ = ["check_resume_log", "check_resume_seat", "recorded_bot", "resumed_bot", "take_recorded_bot"]
 
 EXAMPLE = "asv join --resume asv-logs/<game>-<your fingerprint>.asvlog"
 
@@ -41,20 +41,40 @@ def check_resume_seat(log: str, key: bytes, which: str) -> None:
                          "or resume your own log")
 
 
-def resumed_bot(args, tag: str, printer) -> tuple[str | None, str]:
+def recorded_bot(log: str) -> dict | None:
+    """The bot that played the seat of LOG, {"bot": kind, "seed": tag}, as its secrets file
+    records it (SPEC §23.4), or None: a human seat, or a file that does not read (which the
+    resume itself then reports)."""
+    try:
+        record = recorded_agent(log)
+    except Exception:   # noqa: BLE001 - an unreadable secrets file is reported by restore_peer itself
+        return None
+    if record is None or not isinstance(record.get("bot"), str) or not isinstance(record.get("seed"), str):
+        return None
+    return record
+
+
+def take_recorded_bot(args) -> None:
+    """`asv join --resume LOG` with no --bot, of a seat a bot played: the seat goes on with
+    that bot (set as args.bot, before the command picks a REPL or a bot seat), and the line
+    that says so is kept for after the replay (args.bot_line)."""
+    args.bot_line = None
+    if args.resume and args.bot is None:
+        record = recorded_bot(args.resume)
+        if record is not None:
+            args.bot = record["bot"]
+            args.bot_line = f"the seat is played by the {record['bot']} bot, as before"
+
+
+def resumed_bot(args, tag: str) -> tuple[str | None, str]:
     """The bot kind and seed tag that play a resumed seat: a seat a bot played goes on with
     that bot and seed (its last actions may be on no disk, and only it makes them again
     alike, SPEC §23.4); another --bot for it is a UserError. Any other seat: --bot as given."""
-    try:
-        record = recorded_agent(args.resume)
-    except Exception:   # noqa: BLE001 - an unreadable secrets file is reported by restore_peer itself
-        record = None
-    if record is None or not isinstance(record.get("bot"), str) or not isinstance(record.get("seed"), str):
+    record = recorded_bot(args.resume)
+    if record is None:
         return args.bot, tag
     if args.bot is not None and args.bot != record["bot"]:
         raise UserError(f"asv join: this seat was played by the {record['bot']} bot, and goes on with it: its "
                          "last actions may be on no disk yet, and only that bot makes them again alike; "
                          f"drop --bot {args.bot} (or give --bot {record['bot']})")
-    if args.bot is None:
-        printer.say(f"the seat is played by the {record['bot']} bot, as before")
     return record["bot"], record["seed"]
