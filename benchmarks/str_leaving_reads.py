@@ -12,7 +12,8 @@ prints per game the hand-overs, the refresh events written for them, the cards r
 were never shown to the table, and the time per hand-over (its refreshes and its event, on
 every peer). `--old` skips the refresh before a hand-over (what rules `space-trading-race/3`
 amounted to: its re-mask left the old ciphertext beside the leaver's share), to count the
-leak version 4 closes; without it every log is also checked with `asv verify`'s verify_log.
+leak that version 4 closed (the current rules, RULES_NAME, still refresh); without it every
+log is also checked with `asv verify`'s verify_log.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from cli.games.space_trading_race.adapter import TradingRaceRules  # noqa: E402
+from cli.games.space_trading_race.adapter import RULES_NAME, TradingRaceRules  # noqa: E402
 from protocol.log import parse_event, read_log  # noqa: E402
 from protocol.session import SessionPeer, run_local, verify_log  # noqa: E402
 from protocol.session.dealing import DeckBook  # noqa: E402
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             per_game.append(per)
             totals["invalid"] += verdict == "INVALID"
     per = sorted(per_game)[len(per_game) // 2] if per_game else 0.0
-    print(f"{args.games} games of {args.players} ({'old: no refresh' if args.old else 'version 4'}): "
+    print(f"{args.games} games of {args.players} ({'old: no refresh' if args.old else RULES_NAME}): "
           f"{totals['hand_overs']} hand-overs, {totals['refreshes']} refresh events for them, "
           f"{totals['unshown']} missions an outsider reads that were never shown, "
           f"median {per:.1f} ms a hand-over (its refreshes and event, made and checked by all peers in one "
