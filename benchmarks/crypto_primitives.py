@@ -4,9 +4,10 @@ Run: .venv/bin/python benchmarks/crypto_primitives.py   (well under a minute)
 
 Each step is timed as the total work of all peers, done in one process (every peer
 checks what it receives). The floor of a step is the number of variable-base scalar
-multiplications, base multiplications and point checks it needs (the counts written in
-the code comments, SPEC §25.8) times the measured cost of one of each; the ratio shows
-how much the Python glue, hashing and point additions add on top. A shuffle re-encrypts
+multiplications, base multiplications, point checks and multi-scalar sums it needs (a
+share's or key's proof is checked by one sum of 6 or 2 terms; the counts of SPEC §25.8)
+times the measured cost of one of each; the ratio shows how much the Python glue, hashing
+and point additions add on top, and a second ratio prices the additions too. A shuffle re-encrypts
 with fixed-base tables (G's and the joint key's, SPEC §25.10): its floor counts those rows
 ("fix": one table multiplication and one addition, timed a deck at a time). The point
 cache (SPEC §25.12) is off, so each receiving peer validates every point it decodes, as a
@@ -71,36 +72,50 @@ def measure_primitives() -> dict[str, float]:
     sig = sk.sign(msg)
     ks = [[g.scalar_to_int(g.random_scalar())] for _ in range(DECK)]
     adds = [g.base_mul(g.random_scalar()) for _ in range(DECK)]
+
+    def sum_terms(count: int) -> list[tuple[int, bytes]]:
+        # G and fresh points with full-size coefficients: the shape of a proof's folded
+        # equation (a Schnorr check has 2 terms, a Chaum-Pedersen check 6)
+        points = [g.G] + [g.base_mul(g.random_scalar()) for _ in range(count - 1)]
+        return [(g.scalar_to_int(g.random_scalar()), pt) for pt in points]
+
+    two, six = sum_terms(2), sum_terms(6)
     return {
         "fixed": per_call_us(lambda: msm.fixed_rows((p,), ks, adds)) / DECK,
         "var": per_call_us(lambda: g.mul(x, p)),
         "base": per_call_us(lambda: g.base_mul(x)),
         "add": per_call_us(lambda: g.add(p, q)),
         "check": per_call_us(lambda: g.validate_point(p)),
+        "msm2": per_call_us(lambda: msm.msm(two)),
+        "msm6": per_call_us(lambda: msm.msm(six)),
         "sig": per_call_us(lambda: pk.verify(sig, msg)),
     }
 
 
-def counts(step: str, n: int) -> tuple[int, int, int, int, int]:
-    """(variable-base mults, base mults, point checks, point additions, fixed-base table
-    rows) for all peers."""
+#: The operations a step's floor counts, in the order the table prints them.
+OPS = ("var", "base", "check", "add", "fixed", "msm2", "msm6")
+
+
+def counts(step: str, n: int) -> dict[str, int]:
+    """How many of each operation (OPS) all peers of a step do together."""
     others = n * (n - 1)
     if step == "key setup":
-        # each: x·G (1b) + Schnorr proof (1b); each checks n-1 proofs (1b + 1v + 1 check
-        # + 1 sub) and sums the joint key (n-1 adds)
-        return others, 2 * n + others, others, 2 * others, 0
+        # each: x·G (1b) + Schnorr proof (1b); each checks n-1 proofs (1 check + one 2-term
+        # sum), then sums the joint key (n-1 adds) and checks it (1 check)
+        return {"base": 2 * n, "check": others + n, "add": others, "msm2": others}
     if step == "shuffle 108":
         # each of n shuffles: per card 2 table rows (r·G + C1, r·Y + C2, SPEC §25.10); each
         # output decoded by the n-1 other peers (2 checks per card)
-        return 0, 0, 2 * DECK * others, 0, 2 * DECK * n
+        return {"check": 2 * DECK * others, "fixed": 2 * DECK * n}
     if step == "private deal":
-        # n-1 shares (2v + 1b) checked by the holder (3v + 1b + 1 check + 2 subs);
-        # own share 1v; combine n subs
-        return 5 * (n - 1) + 1, 2 * (n - 1), n - 1, 2 * (n - 1) + n, 0
+        # n-1 shares (2v + 1b) checked by the holder (one 6-term sum and 3 checks each: the
+        # share, and with the point cache off its key share and C1 again); own share 1v;
+        # combine n subs
+        return {"var": 2 * (n - 1) + 1, "base": n - 1, "check": 3 * (n - 1), "add": n, "msm6": n - 1}
     if step == "public reveal":
-        # n shares (2v + 1b); every peer checks the n-1 others' (3v + 1b + 1 check +
-        # 2 subs) and combines n subs
-        return 2 * n + 3 * others, n + others, others, 2 * others + n * n, 0
+        # n shares (2v + 1b); every peer checks the n-1 others' (one 6-term sum and 3
+        # checks each, as above) and combines n subs
+        return {"var": 2 * n, "base": n, "check": 3 * others, "add": n * n, "msm6": others}
     raise ValueError(step)
 
 
@@ -177,21 +192,25 @@ def main() -> None:
     print(f"  point addition                {prim['add']:9.1f}")
     print(f"  point validation              {prim['check']:9.1f}")
     print(f"  fixed-base table row          {prim['fixed']:9.1f}   (one multiplication and one addition)")
+    print(f"  2-term sum (msm)              {prim['msm2']:9.1f}   (a Schnorr check; decodes its points)")
+    print(f"  6-term sum (msm)              {prim['msm6']:9.1f}   (a Chaum-Pedersen check; decodes its points)")
     print(f"  Ed25519 signature verify      {prim['sig']:9.1f}   (cryptography)")
     print()
-    print("floor = var·t_var + base·t_base + chk·t_check + fix·t_fixed (scalar work; a table row")
-    print("holds its addition); floor+add also counts point additions/subtractions (each decodes two points).")
-    head = f"{'step':<14}{'n':>2} {'measured µs':>12} {'var':>5} {'base':>5} {'chk':>5} {'add':>5} {'fix':>5}"
+    print("floor = the scalar work: var·t_var + base·t_base + chk·t_check + fix·t_fixed + the sums (msm2,")
+    print("msm6) at their measured cost; a table row holds its addition. floor+add also counts the")
+    print("point additions and subtractions (each decodes two points).")
+    head = f"{'step':<14}{'n':>2} {'measured µs':>12}" + "".join(f" {op[:5]:>5}" for op in OPS)
     print(head + f" {'floor µs':>9} {'ratio':>6} {'floor+add':>10} {'ratio':>6}")
     for n in (2, 3, 4):
         for step, us in run_steps(n).items():
-            v, b, c, a, f = counts(step, n)
-            floor = v * prim["var"] + b * prim["base"] + c * prim["check"] + f * prim["fixed"]
-            full = floor + a * prim["add"]
+            c = counts(step, n)
+            floor = sum(c.get(op, 0) * prim[op] for op in OPS if op != "add")
+            full = floor + c.get("add", 0) * prim["add"]
             print(
-                f"{step:<14}{n:>2} {us:12.0f} {v:5d} {b:5d} {c:5d} {a:5d} {f:5d}"
-                f" {floor:9.0f} {us / floor:6.2f} {full:10.0f} {us / full:6.2f}"
+                f"{step:<14}{n:>2} {us:12.0f}" + "".join(f" {c.get(op, 0):5d}" for op in OPS)
+                + f" {floor:9.0f} {us / floor:6.2f} {full:10.0f} {us / full:6.2f}"
             )
+
 
 if __name__ == "__main__":
     main()
