@@ -5,10 +5,11 @@ Run: .venv/bin/python benchmarks/protocol_bench.py   (about a minute)
 
 All peers run in one process and every peer checks what it receives, as in
 `asv selfplay --log-dir`. A step is timed from the first to the last of its events.
-The floor is the number of variable-base mults, base mults, point checks and Ed25519
-verifications the step needs (SPEC §25.8, §26.11) times their measured unit cost, plus the
-shuffle proofs' multi-scalar sums (SPEC §25.12), recorded once and timed alone; the
-ratio shows what signing, encoding, hashing and the session's bookkeeping add. Steps and
+The floor is the variable-base mults, base mults, point checks and Ed25519 checks the
+step's code makes (counted in a third game, Tally) times their measured unit cost, plus
+every multi-scalar sum and fixed-base table row it makes, recorded then and timed alone
+(SPEC §25.8, §26.11); the ratio shows what signing, encoding, hashing and the session's
+bookkeeping add. Steps and
 unit costs are process CPU time (every peer runs in this one process): the machine is
 shared, and CPU time keeps the ratios meaningful when other work competes for it.
 """
@@ -16,18 +17,17 @@ from __future__ import annotations
 
 import os
 import statistics
+from collections import Counter
+from contextlib import contextmanager
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
-from benchmarks.shuffle_proof_bench import (  # noqa: E402
-    best_us, counted, proof_ops, recorded_msm, recorded_prover_sums,
-)
+from benchmarks.shuffle_proof_bench import best_us  # noqa: E402
+import protocol.log.events as ev  # noqa: E402
 from protocol.crypto import msm as msm_mod  # noqa: E402
 from protocol.crypto import group as g  # noqa: E402
-from protocol.poker import deck as mp  # noqa: E402
 from protocol.poker import shuffle_proof as sp  # noqa: E402
 from protocol.session import (  # noqa: E402
     CHANCE, DeckRequest, GameRuleError, Session, SessionPeer, card_table,
@@ -85,75 +85,82 @@ class BenchRules:
         view[handle] = label
 
 
-def shuffle_proof_ops() -> dict[str, tuple[int, int]]:
-    """(var, base) of proving and of verifying one proven shuffle of the bench deck, fresh
-    (the first shuffle: every C1 is G) and general (the later ones), as counted by
-    benchmarks/shuffle_proof_bench.py on the code itself."""
-    return {k: v[:2] for k, v in _shuffle_proof_costs().items() if k != "deck"}
+class Tally:
+    """What the code does while it runs, by step: libsodium's multiplications and point
+    checks, Ed25519 signature checks (one by one, or in a batch), and replays of every
+    multi-scalar sum it makes (the verifiers' sums, SPEC §25.12, and the prover's fixed-base
+    rows and secret sums, SPEC §25.13), to be timed alone. The floor is built from these,
+    not from counts written by hand, so it follows the code (share checks became one sum
+    each, and the hand counts went stale once)."""
 
+    KINDS = {"mul": "var", "base_mul": "base", "validate_point": "check"}
 
-_COSTS: dict[str, tuple[int, int, float]] = {}
+    def __init__(self) -> None:
+        self.step = "other"
+        self.counts: dict[str, Counter] = {}
+        self.sums: dict[str, list] = {}
 
+    def _count(self, kind: str, k: int = 1) -> None:
+        self.counts.setdefault(self.step, Counter())[kind] += k
 
-def _shuffle_proof_costs() -> dict[str, tuple[int, int, float]]:
-    """(var, base, msm µs): the proof's libsodium calls, and the CPU µs of the multi-scalar
-    sums it makes, recorded once and replayed alone (the sums do most of the work since
-    SPEC §25.12, and no libsodium call counts them); the prover's sums too (SPEC §25.13),
-    and "deck": one re-encryption of the whole bench deck (shuffle_deck), the same way."""
-    if _COSTS:
-        return _COSTS
-    y = g.base_mul(g.random_scalar())
-    table = card_table(LABELS)
-    fresh = tuple(mp.Ciphertext(g.G, g.add(table.point(lb), y)) for lb in LABELS)
-    general = mp.shuffle_deck(fresh, y)[0]
-    for name, deck in (("fresh", fresh), ("general", general)):
-        prove, verify = proof_ops(deck, y)
-        after, witness = mp.shuffle_deck(deck, y)
-        wire = sp.prove_shuffle(deck, after, witness, y, b"bench").to_bytes()
-        for step, ops, fn in (("prove", prove, lambda: sp.prove_shuffle(deck, after, witness, y, b"bench")),
-                              ("verify", verify, lambda: sp.verify_shuffle(deck, after, wire, y, b"bench"))):
-            calls = recorded_msm(fn)
-            prover_sums = recorded_prover_sums(fn)
-            spent = best_us(lambda: [msm_mod.msm(t) for t in calls], repeat=3)
-            if prover_sums:
-                spent += best_us(lambda: [c() for c in prover_sums], repeat=3)
-            _COSTS[f"{step} {name}"] = (ops["var"], ops["base"], spent)
-    deck_ops = counted(lambda: mp.shuffle_deck(general, y))
-    deck_sums = recorded_prover_sums(lambda: mp.shuffle_deck(general, y))
-    _COSTS["deck"] = (deck_ops["var"], deck_ops["base"],
-                      best_us(lambda: [c() for c in deck_sums], repeat=3) if deck_sums else 0.0)
-    return _COSTS
+    def _keep(self, replay) -> None:
+        self.sums.setdefault(self.step, []).append(replay)
 
+    @contextmanager
+    def watching(self):
+        saved = [(g, name, getattr(g, name)) for name in self.KINDS]
+        # on the pure backend the sums are libsodium calls, which are counted: nothing to replay
+        sums = ("msm", "sum_merged", "fixed_rows", "secret_msm") if msm_mod.BACKEND == "native" else ()
+        saved += [(msm_mod, name, getattr(msm_mod, name)) for name in sums]
+        saved += [(ev, "verify", ev.verify), (ev, "first_bad_signature", ev.first_bad_signature)]
+        real = {name: fn for _, name, fn in saved}
 
-def msm_floor_ms(n: int) -> dict[str, float]:
-    """The msm part of the shuffle step's floor and of the verify replay's, in ms."""
-    c = _shuffle_proof_costs()
-    o = n - 1
-    prove = c["prove fresh"][2] + o * c["prove general"][2]
-    verify = c["verify fresh"][2] + o * c["verify general"][2]
-    return {"shuffle": (n * c["deck"][2] + prove + o * verify) / 1e3, "verify": verify / 1e3}
+        def counting(name):
+            def counted(*args, **kwargs):
+                self._count(self.KINDS[name])
+                return real[name](*args, **kwargs)
+            return counted
 
+        def replaying(name):
+            def recorded(*args, **kwargs):
+                kept = [list(a) if isinstance(a, (list, tuple)) else dict(a) if isinstance(a, dict) else a
+                        for a in args]
+                self._keep(lambda: real[name](*kept, **kwargs))
+                return real[name](*args, **kwargs)
+            return recorded
 
-def floors(n: int, ops: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int, int, int]]:
-    """(var, base, checks, signature verifications) of each step, all peers together."""
-    o = n - 1
-    deck = _shuffle_proof_costs()["deck"]
-    prove = [ops["prove fresh"]] + [ops["prove general"]] * o       # the n shuffles, in order
-    verify = [ops["verify fresh"]] + [ops["verify general"]] * o
-    return {
-        # each peer proves (1 base); checks n-1 proofs (1b+1v+1c) and the joint key (1c)
-        "key setup": (n * o, n + n * o, n * o + n, 2 * n * o),
-        # each shuffler re-encrypts 108 cards (counted: 108 (b+v) on the pure path; fixed-base
-        # rows, in msm_floor_ms, on the native one) and proves; each of n-1 receivers checks
-        # the proof (which checks every point of the deck: no separate point checks)
-        "shuffle": (n * deck[0] + sum(v for v, _ in prove) + o * sum(v for v, _ in verify),
-                    n * deck[1] + sum(b for _, b in prove) + o * sum(b for _, b in verify), 0, n * o),
-        # n-1 sharers: 10 (2v+1b); n-1 checkers each: 10 (3v+1b+1c); receiver 10 v
-        "deal": (o * DEALT * 2 + o * o * DEALT * 3 + DEALT, o * DEALT + o * o * DEALT,
-                 o * o * DEALT, o * o),
-        "public reveal": (n * SHOWN * 2 + n * o * SHOWN * 3, n * SHOWN + n * o * SHOWN,
-                          n * o * SHOWN, n * o),
-    }
+        def single(*args, **kwargs):
+            self._count("sig")
+            return real["verify"](*args, **kwargs)
+
+        def batch(items, *args, **kwargs):
+            items = list(items)
+            self._count("sig_batched", len(items))
+            return real["first_bad_signature"](items, *args, **kwargs)
+        for name in self.KINDS:
+            setattr(g, name, counting(name))
+        for name in sums:
+            setattr(msm_mod, name, replaying(name))
+        ev.verify, ev.first_bad_signature = single, batch
+        try:
+            yield self
+        finally:
+            for module, name, fn in saved:
+                setattr(module, name, fn)
+
+    def described(self, step: str) -> str:
+        counts = self.counts.get(step, Counter())
+        return (", ".join(f"{kind} {counts[kind]}" for kind in ("var", "base", "check", "sig", "sig_batched")
+                          if counts[kind]) + f", {len(self.sums.get(step, []))} sums")
+
+    def floor_ms(self, step: str, unit: dict[str, float]) -> float:
+        """The step's floor: its counted calls at their unit costs, and its sums timed alone."""
+        counts = self.counts.get(step, Counter())
+        us = sum(n * unit[kind] for kind, n in counts.items())
+        replays = self.sums.get(step, [])
+        if replays:
+            us += best_us(lambda: [replay() for replay in replays], repeat=3)
+        return us / 1e3
 
 
 def step_of(kind: str, request) -> str:
@@ -166,7 +173,7 @@ def step_of(kind: str, request) -> str:
     return "other"
 
 
-def play(n: int):
+def play(n: int, tally: Tally | None = None):
     rules = BenchRules()
     ids = [Identity.generate(f"b{i}") for i in range(n)]
     roster = [i.public_key_bytes for i in ids]
@@ -177,6 +184,8 @@ def play(n: int):
         w = next(p for p in peers if p.pending_obligation() is not None)
         kind = w.pending_obligation()
         step = step_of(kind, w.book.current.request if w.book and w.book.current else None)
+        if tally is not None:
+            tally.step = step
         t0 = time.process_time()
         wire = w.act()
         for p in peers:
@@ -187,36 +196,41 @@ def play(n: int):
 
 
 def cpu_units() -> dict[str, float]:
-    """Unit costs in CPU µs: the primitives of benchmarks/crypto_primitives.py, each the
-    median of several batches timed with process_time (the median, not the best: the steps
-    it divides are long, and a best batch catches the machine at its fastest)."""
+    """Unit costs in CPU µs: a var mult, a base mult, a point check, and the code's own
+    Ed25519 check one by one and a signature's share of a batch of 64, each the median of
+    several batches timed with process_time (the median, not the best: the steps it divides
+    are long, and a best batch catches the machine at its fastest)."""
     x, p = g.random_scalar(), g.base_mul(g.random_scalar())
-    sk = Ed25519PrivateKey.generate()
-    pk, msg = sk.public_key(), os.urandom(200)
-    sig = sk.sign(msg)
-    ops = {"var": lambda: g.mul(x, p), "base": lambda: g.base_mul(x),
-           "check": lambda: g.validate_point(p), "sig": lambda: pk.verify(sig, msg)}
+    ids = [Identity.generate(f"u{i}") for i in range(4)]
+    msg = os.urandom(200)
+    signed = [(ids[i % 4].public_key_bytes, msg + bytes([i]), ids[i % 4].sign(msg + bytes([i])))
+              for i in range(64)]
+    one = signed[0]
+    ops = {"var": (lambda: g.mul(x, p), 1), "base": (lambda: g.base_mul(x), 1),
+           "check": (lambda: g.validate_point(p), 1), "sig": (lambda: ev.verify(*one), 1),
+           "sig_batched": (lambda: ev.first_bad_signature(signed), len(signed))}
     out = {}
-    for name, fn in ops.items():
+    for name, (fn, each) in ops.items():
+        calls = 200 if each == 1 else 4
         batches = []
         for _ in range(7):
             t0 = time.process_time()
-            for _ in range(200):
+            for _ in range(calls):
                 fn()
             batches.append(time.process_time() - t0)
-        out[name] = statistics.median(batches) / 200 * 1e6
+        out[name] = statistics.median(batches) / (calls * each) * 1e6
     return out
+
+
+STEPS = ("key setup", "shuffle", "deal", "public reveal")
 
 
 def main() -> None:
     sp.remember_verified = False  # every replica pays its own proof checks, as on the network
     card_table(LABELS)  # the public table is built once per process, outside the steps
-    ops = shuffle_proof_ops()
-    # since SPEC §25.12 the multi-scalar sums do the work, which no libsodium call counts
-    print("shuffle proof of 108 cards: libsodium calls (var, base) and the µs of its multi-scalar sums: "
-          + "  ".join(f"{k} ({v}, {b}) {us:.0f} µs" for k, (v, b, us) in _shuffle_proof_costs().items()
-                      if k != "deck"))
-    print(f"{'players':>7} {'step':<14} {'ms':>9} {'floor ms':>9} {'ratio':>6}")
+    print(f"floor: the libsodium calls and signature checks each step makes, at their unit costs, and "
+          f"its multi-scalar sums timed alone (msm backend {msm_mod.BACKEND})")
+    print(f"{'players':>7} {'step':<14} {'ms':>9} {'floor ms':>9} {'ratio':>6}   the floor's calls")
     for n in (2, 3, 4):
         before = cpu_units()
         peers, spent = play(n)
@@ -228,34 +242,36 @@ def main() -> None:
         # the start made later ratios swing by half (SPEC §26.11).
         after = cpu_units()
         unit = {k: (before[k] + after[k]) / 2 for k in before}
+        tally = Tally()
+        with tally.watching():                # a third game, counted (the counting is not timed)
+            play(n, tally)
         print(f"{n:>7} unit costs (µs): var {unit['var']:.1f}  base {unit['base']:.1f}  "
-              f"check {unit['check']:.1f}  sig-verify {unit['sig']:.1f}")
-        sums = msm_floor_ms(n)
-        for step, (v, b, c, s) in floors(n, ops).items():
-            floor = (v * unit["var"] + b * unit["base"] + c * unit["check"] + s * unit["sig"]) / 1e3 \
-                + sums.get(step, 0.0)
+              f"check {unit['check']:.1f}  sig-verify {unit['sig']:.1f}  batched {unit['sig_batched']:.1f}")
+        for step in STEPS:
+            floor = tally.floor_ms(step, unit)
             ms = spent[step] * 1e3
-            print(f"{n:>7} {step:<14} {ms:9.1f} {floor:9.1f} {ms / floor:6.2f}")
+            print(f"{n:>7} {step:<14} {ms:9.1f} {floor:9.1f} {ms / floor:6.2f}   {tally.described(step)}")
         # verify throughput: one observer replays the whole chain, checking every proof
         wires = [e.wire for e in peers[0].chain.events]
-        dt = float("inf")
-        for _ in range(3):                    # best of three replays
-            t0 = time.process_time()
+
+        def replay() -> Session:
             obs = Session(BenchRules(), peers[0].game)
             for wire in wires:
                 obs.receive(wire)
+            return obs
+        dt = float("inf")
+        for _ in range(3):                    # best of three replays
+            t0 = time.process_time()
+            obs = replay()
             dt = min(dt, time.process_time() - t0)
         assert obs.finished and obs.book.shuffles_checked == n
-        shuffles = [ops["verify fresh"]] + [ops["verify general"]] * (n - 1)
-        v = (n * 1                                             # key proofs: 1v each
-             + (n - 1) * DEALT * 3 + n * SHOWN * 3             # share proofs: 3v each
-             + sum(sv for sv, _ in shuffles))                  # shuffle proofs, as counted
-        b = n + (n - 1) * DEALT + n * SHOWN + sum(sb for _, sb in shuffles)
-        c = n + (n - 1) * DEALT + n * SHOWN                    # key and share points
-        floor = (v * unit["var"] + b * unit["base"] + c * unit["check"] + len(wires) * unit["sig"]) / 1e6 \
-            + sums["verify"] / 1e3
+        checked = Tally()
+        checked.step = "verify"
+        with checked.watching():
+            replay()
+        floor = checked.floor_ms("verify", unit) / 1e3
         print(f"{n:>7} {'verify':<14} {dt * 1e3:9.1f} {floor * 1e3:9.1f} {dt / floor:6.2f}"
-              f"   {len(wires) / dt:8.0f} events/s ({len(wires)} events)")
+              f"   {len(wires) / dt:8.0f} events/s ({len(wires)} events); {checked.described('verify')}")
 
 
 if __name__ == "__main__":

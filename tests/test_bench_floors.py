@@ -14,6 +14,15 @@ from protocol.crypto import msm, point_cache
 STEPS = ("key setup", "shuffle 108", "private deal", "public reveal")
 
 
+@pytest.fixture(autouse=True)
+def native_sums(monkeypatch):
+    """The benchmarks' floors are those of the native backend (fixed-base rows, multi-scalar
+    sums), whatever ASV_PURE_MSM says; without the extension test_msm_native fails instead."""
+    if msm._native is None:
+        pytest.skip("extension not built: test_msm_native's test_extension_is_built fails")
+    monkeypatch.setattr(msm, "BACKEND", "native")
+
+
 def _counting(monkeypatch, seen: Counter) -> None:
     """Count every group operation the floor prices, by the names of cp.OPS."""
     def wrap(module, name, key):
@@ -53,3 +62,28 @@ def test_each_steps_floor_counts_the_operations_it_does(monkeypatch, players):
     assert list(cp.run_steps(players)) == list(STEPS)
     for step, did in zip(STEPS, done):
         assert did == cp.counts(step, players), step
+
+
+def test_protocol_bench_tally_sees_each_share_check_as_one_sum_and_puts_everything_back():
+    """protocol_bench's floors are counted on the code (SPEC §26.11): a share is checked by
+    one 6-term sum on every replica that receives it, and the tally must see each of them
+    (and no sum twice), then leave the group, msm and signature functions as they were."""
+    from benchmarks import protocol_bench as pb
+    import protocol.log.events as ev
+
+    before = {name: getattr(g, name) for name in pb.Tally.KINDS}
+    before.update(msm=msm.msm, sum_merged=msm.sum_merged, verify=ev.verify)
+    n = 3
+    tally = pb.Tally()
+    with tally.watching():
+        peers, _ = pb.play(n, tally)
+    assert all(p.finished for p in peers)
+    senders_checked = (n - 1) * (n - 1)          # n-1 sharers, each share seen by n-1 others
+    assert len(tally.sums["deal"]) == senders_checked * pb.DEALT
+    assert len(tally.sums["public reveal"]) == n * (n - 1) * pb.SHOWN
+    assert tally.counts["deal"]["var"] == 2 * (n - 1) * pb.DEALT + pb.DEALT   # shares made, own share
+    assert tally.counts["deal"]["sig"] == senders_checked
+    assert tally.floor_ms("deal", {"var": 1.0, "base": 1.0, "check": 1.0, "sig": 1.0}) > 0
+    now = {name: getattr(g, name) for name in pb.Tally.KINDS}
+    now.update(msm=msm.msm, sum_merged=msm.sum_merged, verify=ev.verify)
+    assert now == before
