@@ -85,7 +85,7 @@ def measure_primitives() -> dict[str, float]:
         "var": per_call_us(lambda: g.mul(x, p)),
         "base": per_call_us(lambda: g.base_mul(x)),
         "add": per_call_us(lambda: g.add(p, q)),
-        "check": per_call_us(lambda: g.validate_point(p)),
+        "chk": per_call_us(lambda: g.validate_point(p)),
         "msm2": per_call_us(lambda: msm.msm(two)),
         "msm6": per_call_us(lambda: msm.msm(six)),
         "sig": per_call_us(lambda: pk.verify(sig, msg)),
@@ -93,7 +93,7 @@ def measure_primitives() -> dict[str, float]:
 
 
 #: The operations a step's floor counts, in the order the table prints them.
-OPS = ("var", "base", "check", "add", "fixed", "msm2", "msm6")
+OPS = ("var", "base", "chk", "add", "fixed", "msm2", "msm6")
 
 
 def counts(step: str, n: int) -> dict[str, int]:
@@ -102,20 +102,20 @@ def counts(step: str, n: int) -> dict[str, int]:
     if step == "key setup":
         # each: x·G (1b) + Schnorr proof (1b); each checks n-1 proofs (1 check + one 2-term
         # sum), then sums the joint key (n-1 adds) and checks it (1 check)
-        return {"base": 2 * n, "check": others + n, "add": others, "msm2": others}
+        return {"base": 2 * n, "chk": others + n, "add": others, "msm2": others}
     if step == "shuffle 108":
         # each of n shuffles: per card 2 table rows (r·G + C1, r·Y + C2, SPEC §25.10); each
         # output decoded by the n-1 other peers (2 checks per card)
-        return {"check": 2 * DECK * others, "fixed": 2 * DECK * n}
+        return {"chk": 2 * DECK * others, "fixed": 2 * DECK * n}
     if step == "private deal":
         # n-1 shares (2v + 1b) checked by the holder (one 6-term sum and 3 checks each: the
         # share, and with the point cache off its key share and C1 again); own share 1v;
         # combine n subs
-        return {"var": 2 * (n - 1) + 1, "base": n - 1, "check": 3 * (n - 1), "add": n, "msm6": n - 1}
+        return {"var": 2 * (n - 1) + 1, "base": n - 1, "chk": 3 * (n - 1), "add": n, "msm6": n - 1}
     if step == "public reveal":
         # n shares (2v + 1b); every peer checks the n-1 others' (one 6-term sum and 3
         # checks each, as above) and combines n subs
-        return {"var": 2 * n, "base": n, "check": 3 * others, "add": n * n, "msm6": others}
+        return {"var": 2 * n, "base": n, "chk": 3 * others, "add": n * n, "msm6": others}
     raise ValueError(step)
 
 
@@ -190,7 +190,7 @@ def main() -> None:
     print(f"  variable-base scalar mult     {prim['var']:9.1f}")
     print(f"  base-point scalar mult        {prim['base']:9.1f}")
     print(f"  point addition                {prim['add']:9.1f}")
-    print(f"  point validation              {prim['check']:9.1f}")
+    print(f"  point validation              {prim['chk']:9.1f}")
     print(f"  fixed-base table row          {prim['fixed']:9.1f}   (one multiplication and one addition)")
     print(f"  2-term sum (msm)              {prim['msm2']:9.1f}   (a Schnorr check; decodes its points)")
     print(f"  6-term sum (msm)              {prim['msm6']:9.1f}   (a Chaum-Pedersen check; decodes its points)")

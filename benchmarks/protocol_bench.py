@@ -19,12 +19,13 @@ import os
 import statistics
 from collections import Counter
 from contextlib import contextmanager
+from functools import partial
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from benchmarks.shuffle_proof_bench import best_us  # noqa: E402
+from benchmarks.shuffle_proof_bench import best_us, counted, recorded_msm, recorded_prover_sums  # noqa: E402
 import protocol.log.events as ev  # noqa: E402
 from protocol.crypto import msm as msm_mod  # noqa: E402
 from protocol.crypto import group as g  # noqa: E402
@@ -86,81 +87,67 @@ class BenchRules:
 
 
 class Tally:
-    """What the code does while it runs, by step: libsodium's multiplications and point
-    checks, Ed25519 signature checks (one by one, or in a batch), and replays of every
-    multi-scalar sum it makes (the verifiers' sums, SPEC §25.12, and the prover's fixed-base
-    rows and secret sums, SPEC §25.13), to be timed alone. The floor is built from these,
-    not from counts written by hand, so it follows the code (share checks became one sum
-    each, and the hand counts went stale once)."""
-
-    KINDS = {"mul": "var", "base_mul": "base", "validate_point": "check"}
+    """What the code does, by step: libsodium's multiplications and point checks
+    (shuffle_proof_bench.counted), Ed25519 signature checks (one by one, or in a batch),
+    and every multi-scalar sum it makes (recorded_msm: the verifiers' sums, SPEC §25.12;
+    recorded_prover_sums: the prover's table rows and secret sums, SPEC §25.13), kept to
+    be timed alone. The floor is built from these, not from counts written by hand, so it
+    follows the code (share checks became one sum each, and the hand counts went stale once)."""
 
     def __init__(self) -> None:
-        self.step = "other"
         self.counts: dict[str, Counter] = {}
         self.sums: dict[str, list] = {}
 
-    def _count(self, kind: str, k: int = 1) -> None:
-        self.counts.setdefault(self.step, Counter())[kind] += k
+    def run(self, step: str, fn) -> None:
+        """Run fn once, adding what it did to step's tally."""
+        counts = self.counts.setdefault(step, Counter())
+        replays = self.sums.setdefault(step, [])
 
-    def _keep(self, replay) -> None:
-        self.sums.setdefault(self.step, []).append(replay)
+        def signed_and_counted():
+            with counted_signatures(counts):
+                counts.update(counted(fn))
 
-    @contextmanager
-    def watching(self):
-        saved = [(g, name, getattr(g, name)) for name in self.KINDS]
-        # on the pure backend the sums are libsodium calls, which are counted: nothing to replay
-        sums = ("msm", "sum_merged", "fixed_rows", "secret_msm") if msm_mod.BACKEND == "native" else ()
-        saved += [(msm_mod, name, getattr(msm_mod, name)) for name in sums]
-        saved += [(ev, "verify", ev.verify), (ev, "first_bad_signature", ev.first_bad_signature)]
-        real = {name: fn for _, name, fn in saved}
-
-        def counting(name):
-            def counted(*args, **kwargs):
-                self._count(self.KINDS[name])
-                return real[name](*args, **kwargs)
-            return counted
-
-        def replaying(name):
-            def recorded(*args, **kwargs):
-                kept = [list(a) if isinstance(a, (list, tuple)) else dict(a) if isinstance(a, dict) else a
-                        for a in args]
-                self._keep(lambda: real[name](*kept, **kwargs))
-                return real[name](*args, **kwargs)
-            return recorded
-
-        def single(*args, **kwargs):
-            self._count("sig")
-            return real["verify"](*args, **kwargs)
-
-        def batch(items, *args, **kwargs):
-            items = list(items)
-            self._count("sig_batched", len(items))
-            return real["first_bad_signature"](items, *args, **kwargs)
-        for name in self.KINDS:
-            setattr(g, name, counting(name))
-        for name in sums:
-            setattr(msm_mod, name, replaying(name))
-        ev.verify, ev.first_bad_signature = single, batch
-        try:
-            yield self
-        finally:
-            for module, name, fn in saved:
-                setattr(module, name, fn)
+        def proved():
+            replays.extend(recorded_prover_sums(signed_and_counted))
+        calls = recorded_msm(proved)
+        if msm_mod.BACKEND == "native":   # on the pure backend a sum is libsodium calls, counted
+            replays.extend(partial(msm_mod.msm, terms) for terms in calls)
 
     def described(self, step: str) -> str:
         counts = self.counts.get(step, Counter())
-        return (", ".join(f"{kind} {counts[kind]}" for kind in ("var", "base", "check", "sig", "sig_batched")
+        return (", ".join(f"{kind} {counts[kind]}" for kind in ("var", "base", "chk", "sig", "sig_batched")
                           if counts[kind]) + f", {len(self.sums.get(step, []))} sums")
 
     def floor_ms(self, step: str, unit: dict[str, float]) -> float:
-        """The step's floor: its counted calls at their unit costs, and its sums timed alone."""
+        """The step's floor: its counted calls at their unit costs (point additions are not
+        in it), and its sums timed alone."""
         counts = self.counts.get(step, Counter())
-        us = sum(n * unit[kind] for kind, n in counts.items())
+        us = sum(counts[kind] * cost for kind, cost in unit.items())
         replays = self.sums.get(step, [])
         if replays:
             us += best_us(lambda: [replay() for replay in replays], repeat=3)
         return us / 1e3
+
+
+@contextmanager
+def counted_signatures(counts: Counter):
+    """Count the Ed25519 checks of parsing events into counts: "sig" one by one,
+    "sig_batched" a signature of a batch (SPEC §20.6)."""
+    single, batch = ev.verify, ev.first_bad_signature
+
+    def one(*args, **kwargs):
+        counts["sig"] += 1
+        return single(*args, **kwargs)
+
+    def many(items, *args, **kwargs):
+        items = list(items)
+        counts["sig_batched"] += len(items)
+        return batch(items, *args, **kwargs)
+    ev.verify, ev.first_bad_signature = one, many
+    try:
+        yield
+    finally:
+        ev.verify, ev.first_bad_signature = single, batch
 
 
 def step_of(kind: str, request) -> str:
@@ -184,13 +171,17 @@ def play(n: int, tally: Tally | None = None):
         w = next(p for p in peers if p.pending_obligation() is not None)
         kind = w.pending_obligation()
         step = step_of(kind, w.book.current.request if w.book and w.book.current else None)
-        if tally is not None:
-            tally.step = step
+
+        def event() -> None:
+            wire = w.act()
+            for p in peers:
+                if p is not w:
+                    p.receive(wire)
         t0 = time.process_time()
-        wire = w.act()
-        for p in peers:
-            if p is not w:
-                p.receive(wire)
+        if tally is None:
+            event()
+        else:
+            tally.run(step, event)
         spent[step] = spent.get(step, 0.0) + time.process_time() - t0
     return peers, spent
 
@@ -207,7 +198,7 @@ def cpu_units() -> dict[str, float]:
               for i in range(64)]
     one = signed[0]
     ops = {"var": (lambda: g.mul(x, p), 1), "base": (lambda: g.base_mul(x), 1),
-           "check": (lambda: g.validate_point(p), 1), "sig": (lambda: ev.verify(*one), 1),
+           "chk": (lambda: g.validate_point(p), 1), "sig": (lambda: ev.verify(*one), 1),
            "sig_batched": (lambda: ev.first_bad_signature(signed), len(signed))}
     out = {}
     for name, (fn, each) in ops.items():
@@ -243,10 +234,9 @@ def main() -> None:
         after = cpu_units()
         unit = {k: (before[k] + after[k]) / 2 for k in before}
         tally = Tally()
-        with tally.watching():                # a third game, counted (the counting is not timed)
-            play(n, tally)
+        play(n, tally)                        # a third game, counted (its times are not used)
         print(f"{n:>7} unit costs (µs): var {unit['var']:.1f}  base {unit['base']:.1f}  "
-              f"check {unit['check']:.1f}  sig-verify {unit['sig']:.1f}  batched {unit['sig_batched']:.1f}")
+              f"check {unit['chk']:.1f}  sig-verify {unit['sig']:.1f}  batched {unit['sig_batched']:.1f}")
         for step in STEPS:
             floor = tally.floor_ms(step, unit)
             ms = spent[step] * 1e3
@@ -266,9 +256,7 @@ def main() -> None:
             dt = min(dt, time.process_time() - t0)
         assert obs.finished and obs.book.shuffles_checked == n
         checked = Tally()
-        checked.step = "verify"
-        with checked.watching():
-            replay()
+        checked.run("verify", replay)
         floor = checked.floor_ms("verify", unit) / 1e3
         print(f"{n:>7} {'verify':<14} {dt * 1e3:9.1f} {floor * 1e3:9.1f} {dt / floor:6.2f}"
               f"   {len(wires) / dt:8.0f} events/s ({len(wires)} events); {checked.described('verify')}")

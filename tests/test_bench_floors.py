@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from benchmarks import crypto_primitives as cp
+from benchmarks.shuffle_proof_bench import counted, recorded_msm
 from protocol.crypto import group as g
 from protocol.crypto import msm, point_cache
 
@@ -23,42 +24,32 @@ def native_sums(monkeypatch):
     monkeypatch.setattr(msm, "BACKEND", "native")
 
 
-def _counting(monkeypatch, seen: Counter) -> None:
-    """Count every group operation the floor prices, by the names of cp.OPS."""
-    def wrap(module, name, key):
-        real = getattr(module, name)
-
-        def counted(*args, **kwargs):
-            seen[key(*args, **kwargs)] += 1
-            return real(*args, **kwargs)
-        monkeypatch.setattr(module, name, counted)
-
-    for name, op in (("mul", "var"), ("base_mul", "base"), ("validate_point", "check"),
-                     ("add", "add"), ("sub", "add")):
-        wrap(g, name, lambda *a, op=op, **k: op)
-    wrap(msm, "msm", lambda terms, **k: f"msm{len(terms)}")
+def _did(monkeypatch, step) -> dict[str, int]:
+    """What step() does, by the names of cp.OPS: the group calls (shuffle_proof_bench.counted),
+    the sums by their number of terms (recorded_msm) and the fixed-base table rows."""
+    did: Counter = Counter()
     real_rows = msm.fixed_rows
 
     def rows(bases, table_rows, adds=None, **kwargs):
-        seen["fixed"] += len(bases) * len(table_rows)
+        did["fixed"] += len(bases) * len(table_rows)
         return real_rows(bases, table_rows, adds, **kwargs)
-    monkeypatch.setattr(msm, "fixed_rows", rows)
+    with monkeypatch.context() as patch:
+        patch.setattr(msm, "fixed_rows", rows)
+        sums = recorded_msm(lambda: did.update(counted(step)))
+    did.update(f"msm{len(terms)}" for terms in sums)
+    return {op: n for op, n in did.items() if n}
 
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_each_steps_floor_counts_the_operations_it_does(monkeypatch, players):
     monkeypatch.setattr(point_cache, "remember", False)   # as the benchmark runs
     point_cache.clear()
-    seen: Counter = Counter()
     done: list[dict] = []
 
     def once(step, repeat=1):
-        seen.clear()
-        step()
-        done.append({op: n for op, n in seen.items() if n})
+        done.append(_did(monkeypatch, step))
         return 0.0
     monkeypatch.setattr(cp, "timed_us", once)
-    _counting(monkeypatch, seen)
     assert list(cp.run_steps(players)) == list(STEPS)
     for step, did in zip(STEPS, done):
         assert did == cp.counts(step, players), step
@@ -71,19 +62,19 @@ def test_protocol_bench_tally_sees_each_share_check_as_one_sum_and_puts_everythi
     from benchmarks import protocol_bench as pb
     import protocol.log.events as ev
 
-    before = {name: getattr(g, name) for name in pb.Tally.KINDS}
+    group_calls = ("mul", "base_mul", "validate_point")
+    before = {name: getattr(g, name) for name in group_calls}
     before.update(msm=msm.msm, sum_merged=msm.sum_merged, verify=ev.verify)
     n = 3
     tally = pb.Tally()
-    with tally.watching():
-        peers, _ = pb.play(n, tally)
+    peers, _ = pb.play(n, tally)
     assert all(p.finished for p in peers)
     senders_checked = (n - 1) * (n - 1)          # n-1 sharers, each share seen by n-1 others
     assert len(tally.sums["deal"]) == senders_checked * pb.DEALT
     assert len(tally.sums["public reveal"]) == n * (n - 1) * pb.SHOWN
     assert tally.counts["deal"]["var"] == 2 * (n - 1) * pb.DEALT + pb.DEALT   # shares made, own share
     assert tally.counts["deal"]["sig"] == senders_checked
-    assert tally.floor_ms("deal", {"var": 1.0, "base": 1.0, "check": 1.0, "sig": 1.0}) > 0
-    now = {name: getattr(g, name) for name in pb.Tally.KINDS}
+    assert tally.floor_ms("deal", {"var": 1.0, "base": 1.0, "chk": 1.0, "sig": 1.0}) > 0
+    now = {name: getattr(g, name) for name in group_calls}
     now.update(msm=msm.msm, sum_merged=msm.sum_merged, verify=ev.verify)
     assert now == before
